@@ -1,0 +1,130 @@
+"""The auction (RULES.md §3): duel, open and first-forced."""
+
+from __future__ import annotations
+
+from .actions import Act, Action
+from .events import AuctionWon, BidMade, Event, Passed
+from .scoring import end_invalid
+from .state import Phase, RoundState
+
+
+def legal(st: RoundState, seat: int) -> list[Action]:
+    if seat != st.speaker:
+        return []
+    rules = st.rules
+    if rules.auction == "duel" and st.holder >= 0 and seat == st.holder:
+        return [Action(seat, Act.BID, st.bid), Action(seat, Act.PASS)]
+    low = st.bid + 1 if st.holder >= 0 else rules.min_bid
+    out = [Action(seat, Act.BID, v) for v in range(low, rules.max_bid + 1)]
+    if not (rules.first_bid_required and st.holder < 0 and seat == st.first_hand):
+        out.append(Action(seat, Act.PASS))
+    return out
+
+
+def start(st: RoundState, ev: list[Event]) -> None:
+    st.phase = Phase.AUCTION
+    st.speaker = st.first_hand
+    if st.rules.auction == "first_forced":
+        # the first hand opens at the minimum without being asked
+        _record_bid(st, st.first_hand, st.rules.min_bid, ev)
+        st.speaker = _next_in(st, st.first_hand)
+
+
+def apply(st: RoundState, action: Action, ev: list[Event]) -> None:
+    seat = action.seat
+    if st.rules.auction == "duel":
+        _duel(st, seat, action, ev)
+    else:
+        _open(st, seat, action, ev)
+
+
+def _record_bid(st: RoundState, seat: int, value: int, ev: list[Event]) -> None:
+    st.calls = (*st.calls, (seat, value))
+    st.bid = value
+    ev.append(BidMade(seat, value))
+
+
+def _record_pass(st: RoundState, seat: int, ev: list[Event]) -> None:
+    st.calls = (*st.calls, (seat, 0))
+    st.out |= 1 << seat
+    ev.append(Passed(seat, "auction"))
+
+
+def _duel(st: RoundState, seat: int, action: Action, ev: list[Event]) -> None:
+    if seat == st.holder:  # the holder answers a higher bid
+        if action.act is Act.BID:
+            _record_bid(st, seat, action.arg, ev)
+            st.speaker = st.challenger
+        else:
+            _record_pass(st, seat, ev)
+            st.holder = st.challenger
+            _next_challenger(st, ev)
+        return
+    if action.act is Act.BID:
+        _record_bid(st, seat, action.arg, ev)
+        if st.holder < 0:
+            st.holder = seat
+            _next_challenger(st, ev)
+        else:
+            st.speaker = st.holder
+    else:
+        _record_pass(st, seat, ev)
+        _next_challenger(st, ev)
+
+
+def _next_challenger(st: RoundState, ev: list[Event]) -> None:
+    if st.challengers_heard == 4:
+        _close(st, ev)
+        return
+    st.challenger = (st.first_hand + st.challengers_heard) & 3
+    st.challengers_heard += 1
+    st.speaker = st.challenger
+
+
+def _next_in(st: RoundState, seat: int) -> int:
+    for k in range(1, 4):
+        nxt = (seat + k) & 3
+        if not st.out >> nxt & 1:
+            return nxt
+    return seat
+
+
+def _open(st: RoundState, seat: int, action: Action, ev: list[Event]) -> None:
+    rules = st.rules
+    if action.act is Act.BID:
+        _record_bid(st, seat, action.arg, ev)
+        st.holder = seat
+        if action.arg == rules.max_bid:
+            _close(st, ev)
+            return
+    else:
+        _record_pass(st, seat, ev)
+        passed = st.out.bit_count()
+        if st.holder >= 0 and passed == 3:
+            _close(st, ev)
+            return
+        if st.holder < 0 and passed == 3 and rules.all_pass == "dealer_forced_min":
+            _close(st, ev)  # the dealer is forced to the minimum without speaking
+            return
+        if passed == 4:
+            _close(st, ev)
+            return
+    st.speaker = _next_in(st, seat)
+
+
+def _close(st: RoundState, ev: list[Event]) -> None:
+    from .contract import start_trump
+
+    forced = False
+    if st.holder < 0:
+        if st.rules.all_pass != "dealer_forced_min":
+            end_invalid(st, "all_passed", ev)
+            return
+        _record_bid(st, st.dealer, st.rules.min_bid, ev)
+        st.holder = st.dealer
+        forced = True
+    st.bidder = st.holder
+    st.target = st.bid
+    st.speaker = -1
+    ev.append(AuctionWon(st.bidder, st.bid, forced))
+    start_trump(st)
