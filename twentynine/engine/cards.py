@@ -52,9 +52,9 @@ def card_points(card: Card) -> int:
 
 def mask_points(mask: int) -> int:
     """Card points in a set of cards."""
-    return 3 * (mask & JACKS).bit_count() + 2 * (mask & NINES).bit_count() + (
-        mask & ONES
-    ).bit_count()
+    return (
+        3 * (mask & JACKS).bit_count() + 2 * (mask & NINES).bit_count() + (mask & ONES).bit_count()
+    )
 
 
 def card_code(card: Card) -> str:

@@ -13,9 +13,7 @@ from .rules import Rules
 from .state import Phase, RoundState, new_state
 
 
-def start_round(
-    rules: Rules, dealer: int, deck: Sequence[Card]
-) -> tuple[RoundState, list[Event]]:
+def start_round(rules: Rules, dealer: int, deck: Sequence[Card]) -> tuple[RoundState, list[Event]]:
     """Deal the first four cards each from ``deck`` (the order cards leave the pack)."""
     if not 0 <= dealer <= 3:
         raise IllegalAction("bad_dealer", f"the dealer must be seat 0-3, not {dealer}")

@@ -81,9 +81,7 @@ def _opponent_trump_wins(st: RoundState, seat: int) -> bool:
     return card >> 3 == st.trump and team_of(winner) != team_of(seat)
 
 
-def trick_leader_now(
-    plays: tuple[tuple[int, int], ...], lead: int, trump: int
-) -> tuple[int, int]:
+def trick_leader_now(plays: tuple[tuple[int, int], ...], lead: int, trump: int) -> tuple[int, int]:
     """(seat, card) winning the trick so far; ``trump`` -1 when trumps do not count."""
     best_seat, best = plays[0]
     best_trump = best >> 3 == trump

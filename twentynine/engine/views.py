@@ -1,0 +1,240 @@
+"""What a viewer may know. The only way state reaches a player, a spectator or a bot.
+
+``view(state, seat)`` is a player's view; ``spectator_view(state, seats)`` is a spectator's view
+with the hands of ``seats`` turned face up for them (each such seat contributes exactly what that
+player knows, never more). Every hand is shown once the round is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action, action_json, action_text
+from .cards import SUITS, Card, card_code, sorted_for_display
+from .rules import Rules
+from .state import TRUMP_MODE_NAMES, Phase, RoundState, Trick, partner
+
+
+@dataclass(frozen=True)
+class View:
+    viewer: int | None  # the seat, or None for a spectator
+    sees: frozenset[int]  # seats whose private knowledge this view holds
+    rules: Rules
+    dealer: int
+    first_hand: int
+    phase: Phase
+    to_act: tuple[int, ...]
+    legal: tuple[Action, ...]  # the viewer's own legal actions
+    hands: tuple[tuple[Card, ...] | None, ...]  # None: face down to this viewer
+    hand_sizes: tuple[int, ...]
+    has_indicator: bool  # a face-down trump card lies beside the bidder
+    indicator: Card | None  # that card, if this viewer may see it
+    calls: tuple[tuple[int, int], ...]
+    holder: int | None
+    bid: int
+    speaker: int | None
+    bidder: int | None
+    target: int | None
+    trump_mode: str | None
+    trump: int | None  # None while unknown to this viewer
+    trump_shown: bool
+    shown_by: int | None
+    shown_in_trick: int | None
+    stake: int
+    double_level: int
+    caller: int | None
+    single_hand_level: int
+    sits_out: int | None
+    leader: int | None
+    turn: int | None
+    lead_suit: int | None
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    points: tuple[int, int]
+    tricks_won: tuple[int, int]
+    pair_by: int | None
+    pair_window: int | None
+    must_trump: int | None
+    outcome: str | None
+    reason: str | None
+    score_delta: tuple[int, int]
+    early: bool
+
+    def hand(self, seat: int) -> tuple[Card, ...] | None:
+        return self.hands[seat]
+
+    def to_json(self) -> dict[str, Any]:
+        def opt(v: int | None) -> int | None:
+            return v
+
+        return {
+            "viewer": self.viewer,
+            "sees": sorted(self.sees),
+            "dealer": self.dealer,
+            "first_hand": self.first_hand,
+            "phase": self.phase.name.lower(),
+            "to_act": list(self.to_act),
+            "legal": [action_text(a) for a in self.legal],
+            "legal_json": [action_json(a) for a in self.legal],
+            "hands": [None if h is None else [card_code(c) for c in h] for h in self.hands],
+            "hand_sizes": list(self.hand_sizes),
+            "has_indicator": self.has_indicator,
+            "indicator": None if self.indicator is None else card_code(self.indicator),
+            "calls": [list(c) for c in self.calls],
+            "holder": self.holder,
+            "bid": self.bid,
+            "speaker": self.speaker,
+            "bidder": self.bidder,
+            "target": self.target,
+            "trump_mode": self.trump_mode,
+            "trump": None if self.trump is None else SUITS[self.trump],
+            "trump_shown": self.trump_shown,
+            "shown_by": self.shown_by,
+            "shown_in_trick": self.shown_in_trick,
+            "stake": self.stake,
+            "double_level": self.double_level,
+            "caller": self.caller,
+            "single_hand_level": self.single_hand_level,
+            "sits_out": self.sits_out,
+            "leader": opt(self.leader),
+            "turn": self.turn,
+            "lead_suit": None if self.lead_suit is None else SUITS[self.lead_suit],
+            "trick": [[s, card_code(c)] for s, c in self.trick],
+            "tricks": [
+                {
+                    "leader": t.leader,
+                    "plays": [[s, card_code(c)] for s, c in t.plays],
+                    "winner": t.winner,
+                    "points": t.points,
+                }
+                for t in self.tricks
+            ],
+            "points": list(self.points),
+            "tricks_won": list(self.tricks_won),
+            "pair_by": self.pair_by,
+            "pair_window": self.pair_window,
+            "must_trump": self.must_trump,
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "score_delta": list(self.score_delta),
+            "early": self.early,
+        }
+
+
+def _opt(v: int) -> int | None:
+    return v if v >= 0 else None
+
+
+def known_cards(st: RoundState, seat: int) -> tuple[dict[int, int], bool, bool]:
+    """What ``seat`` knows privately: ({seat: mask of that seat's hand it sees}, whether it
+    sees the face-down indicator, whether it knows the trump suit)."""
+    bidder = st.bidder
+    if st.phase is Phase.SEVENTH_REDOUBLE and seat == bidder:
+        # deciding the seventh-card Redouble: the first four cards and the 7th card only
+        return {seat: st.first_batch(seat)}, True, True
+    hands = {seat: st.hands[seat]}
+    caller = st.caller
+    if caller == seat and _caller_has_played(st):
+        hands[partner(seat)] = st.hands[partner(seat)]
+    sees_indicator = seat == bidder and st.indicator >= 0
+    knows_trump = st.trump >= 0 and (st.trump_shown or seat == bidder)
+    return hands, sees_indicator, knows_trump
+
+
+def _caller_has_played(st: RoundState) -> bool:
+    caller = st.caller
+    return bool(st.tricks) or any(s == caller for s, _ in st.trick)
+
+
+def view(st: RoundState, seat: int) -> View:
+    """Everything the player in ``seat`` may know now, and its own legal actions."""
+    from .round import legal_actions
+
+    if not 0 <= seat <= 3:
+        raise ValueError(f"there is no seat {seat}; seats are 0-3")
+    return _build(st, seat, frozenset((seat,)), tuple(legal_actions(st, seat)))
+
+
+def spectator_view(st: RoundState, seats: Iterable[int] = ()) -> View:
+    """A spectator's view, with the hands of ``seats`` face up (what those players see)."""
+    sees = frozenset(seats)
+    if not sees <= {0, 1, 2, 3}:
+        raise ValueError(f"seats are 0-3, not {sorted(sees)}")
+    return _build(st, None, sees, ())
+
+
+def _build(
+    st: RoundState, viewer: int | None, sees: frozenset[int], legal: tuple[Action, ...]
+) -> View:
+    over = st.phase is Phase.OVER
+    visible: dict[int, int] = {}
+    sees_indicator = over
+    knows_trump = over or st.trump_shown
+    if over:
+        visible = {s: st.hands[s] for s in range(4)}
+    else:
+        for s in sees:
+            hands, ind, trump = known_cards(st, s)
+            visible.update(hands)
+            sees_indicator = sees_indicator or ind
+            knows_trump = knows_trump or trump
+    hands_out = tuple(
+        tuple(sorted_for_display(visible[s])) if s in visible else None for s in range(4)
+    )
+    bidder_known = st.bidder >= 0
+    return View(
+        viewer=viewer,
+        sees=sees,
+        rules=st.rules,
+        dealer=st.dealer,
+        first_hand=st.first_hand,
+        phase=st.phase,
+        to_act=_to_act(st, sees),
+        legal=legal,
+        hands=hands_out,
+        hand_sizes=tuple(h.bit_count() for h in st.hands),
+        has_indicator=st.indicator >= 0,
+        indicator=st.indicator if sees_indicator and st.indicator >= 0 else None,
+        calls=st.calls,
+        holder=_opt(st.holder),
+        bid=st.bid,
+        speaker=_opt(st.speaker) if st.phase is Phase.AUCTION else None,
+        bidder=_opt(st.bidder),
+        target=st.target if bidder_known and st.caller < 0 else None,
+        trump_mode=TRUMP_MODE_NAMES[st.trump_mode]
+        if bidder_known and st.phase > Phase.TRUMP
+        else None,
+        trump=st.trump if knows_trump and st.trump >= 0 else None,
+        trump_shown=st.trump_shown,
+        shown_by=_opt(st.shown_by),
+        shown_in_trick=_opt(st.shown_in_trick),
+        stake=st.stake if over else st.current_stake,
+        double_level=st.double_level,
+        caller=_opt(st.caller),
+        single_hand_level=st.single_hand_level,
+        sits_out=partner(st.caller) if st.caller >= 0 else None,
+        leader=_opt(st.leader),
+        turn=_opt(st.turn) if st.phase is Phase.PLAY else None,
+        lead_suit=_opt(st.lead_suit),
+        trick=st.trick,
+        tricks=st.tricks,
+        points=st.points,
+        tricks_won=st.tricks_won,
+        pair_by=_opt(st.pair_by),
+        # who may declare a pair tells that they hold K and Q of trump: theirs to know
+        pair_window=st.pair_window if st.pair_window in sees else None,
+        must_trump=_opt(st.must_trump),
+        outcome=st.outcome or None,
+        reason=st.reason or None,
+        score_delta=st.score_delta,
+        early=st.early,
+    )
+
+
+def _to_act(st: RoundState, sees: frozenset[int]) -> tuple[int, ...]:
+    from .round import to_act
+
+    window = st.pair_window
+    return tuple(s for s in to_act(st) if s != window or s == st.turn or s in sees)
