@@ -33,13 +33,16 @@ def uniform_deck(rng: random.Random) -> list[Card]:
 
 def gather(st: RoundState) -> list[Card]:
     """The cards of a finished round picked up as players do: the tricks in the order they were
-    taken, then an unfinished trick, then what is left in each hand from the first hand on."""
+    taken, then an unfinished trick, then what is left in each hand from the first hand on, then
+    any cards never dealt (a round that ended after the first deal) on top."""
     pile: list[Card] = []
     for trick in st.tricks:
         pile.extend(card for _, card in trick.plays)
     pile.extend(card for _, card in st.trick)
     for k in range(4):
         pile.extend(sorted(cards_in(st.seat_cards((st.first_hand + k) & 3))))
+    seen = set(pile)
+    pile.extend(card for card in st.deck if card not in seen)
     return pile
 
 

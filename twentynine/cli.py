@@ -1,0 +1,221 @@
+"""The ``twentynine`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .engine.errors import EngineError
+from .engine.records import (
+    DealRecord,
+    DealReplay,
+    GameRecord,
+    deal_summary,
+    load_record,
+    replay_deal,
+    replay_game,
+)
+from .engine.rules import PRESETS, Rules, option_choices, option_names, preset
+
+out = Console()
+err = Console(stderr=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 2
+    try:
+        result: int = args.func(args)
+    except EngineError as e:
+        err.print(f"[red]error:[/red] {e}")
+        return 2
+    return result
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="twentynine", description="Twenty-Nine (29) card game")
+    sub = p.add_subparsers(title="commands")
+
+    r = sub.add_parser("rules", help="list presets or show a preset's rule options")
+    r.add_argument("--list", action="store_true", help="one preset a line: name, then source")
+    r.add_argument("--preset", default="standard")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_rules)
+
+    s = sub.add_parser("simulate", help="random legal players deal and play many rounds")
+    s.add_argument("--preset", default="standard")
+    s.add_argument("--rounds", type=int, default=1000)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.add_argument("--records", type=Path, help="write every deal record to this folder")
+    s.set_defaults(func=cmd_simulate)
+
+    rp = sub.add_parser("replay", help="replay a deal record or a game record")
+    rp.add_argument("file", type=Path)
+    rp.add_argument("--json", action="store_true")
+    rp.set_defaults(func=cmd_replay)
+    return p
+
+
+# -- rules -------------------------------------------------------------------------------------
+def cmd_rules(args: argparse.Namespace) -> int:
+    if args.list:
+        for name, p in PRESETS.items():
+            print(f"{name}\t{p.source}")
+        return 0
+    rules = preset(args.preset)
+    if args.json:
+        print(json.dumps({"preset": args.preset, "options": rules.as_dict()}, indent=2))
+        return 0
+    info = PRESETS[args.preset]
+    table = Table(title=f"{info.name}: {info.source}", caption=info.description)
+    table.add_column("option")
+    table.add_column("value")
+    table.add_column("allowed")
+    base = Rules()
+    for name in option_names():
+        value = getattr(rules, name)
+        choices = option_choices(name)
+        allowed = " | ".join(map(str, choices)) if choices else type(value).__name__
+        mark = "" if value == getattr(base, name) else " *"
+        table.add_row(name, f"{_fmt(value)}{mark}", allowed)
+    out.print(table)
+    out.print("* differs from standard")
+    return 0
+
+
+def _fmt(value: Any) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)
+
+
+# -- simulate ------------------------------------------------------------------------------------
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate import simulate
+
+    if args.rounds < 1:
+        err.print("[red]error:[/red] --rounds must be at least 1")
+        return 2
+    rules = preset(args.preset)
+    if args.records:
+        args.records.mkdir(parents=True, exist_ok=True)
+    progress = Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("deals", total=args.rounds)
+        count = 0
+
+        def on_deal(_game: object, record: DealRecord) -> None:
+            nonlocal count
+            count += 1
+            if args.records:
+                (args.records / f"deal-{count:06d}.json").write_text(record.dumps() + "\n")
+            if count % 100 == 0 or count == args.rounds:
+                progress.update(task, completed=count)
+
+        stats = simulate(rules, args.rounds, args.seed, args.preset, on_deal)
+    data = stats.to_json()
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    table = Table(title=f"{args.rounds} deals, preset {args.preset}, seed {args.seed}")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for key in ("rounds", "actions", "seconds", "rounds_per_s", "actions_per_s"):
+        table.add_row(key, str(data[key]))
+    for group in ("outcomes", "invalid_reasons", "contracts", "stakes", "bids"):
+        for k, v in data[group].items():
+            table.add_row(f"{group}: {k}", str(v))
+    table.add_row("early finishes", str(data["early_finishes"]))
+    table.add_row("games finished", str(data["games_finished"]))
+    out.print(table)
+    return 0
+
+
+# -- replay --------------------------------------------------------------------------------------
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = args.file.read_text()
+    except OSError as e:
+        err.print(f"[red]error:[/red] cannot read {args.file}: {e.strerror}")
+        return 2
+    record = load_record(text)
+    if isinstance(record, GameRecord):
+        return _replay_game(record, args.json)
+    result = replay_deal(record)
+    summary = deal_summary(result)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_deal(result, summary)
+    return 1 if result.error is not None else 0
+
+
+def _print_deal(result: DealReplay, summary: dict[str, Any]) -> None:
+    if result.error is not None:
+        err.print(
+            f"[red]illegal action {result.error_index}:[/red] {result.error} "
+            f"(reason: {summary['error']['reason']})"
+        )
+    for key, value in summary.items():
+        if key != "error":
+            out.print(f"{key}: {value}")
+
+
+def _replay_game(record: GameRecord, as_json: bool) -> int:
+    result = replay_game(record)
+    if as_json:
+        game = result.game
+        print(
+            json.dumps(
+                {
+                    "deals": result.deals,
+                    "scores": list(game.scores) if game else list(record.scores),
+                    "red_sets": list(game.red_sets) if game else [0, 0],
+                    "black_sets": list(game.black_sets) if game else [0, 0],
+                    "game_over": game.over if game else False,
+                    "winner": game.winner if game else None,
+                    "error": result.error,
+                }
+            )
+        )
+    else:
+        table = Table(title="game replay")
+        for col in ("deal", "dealer", "outcome", "bidder", "bid", "stake", "scores", "sets"):
+            table.add_column(col)
+        for i, row in enumerate(result.deals):
+            sets = f"red {row.get('red_sets')} black {row.get('black_sets')}"
+            table.add_row(
+                str(i),
+                str(record.deals[i].dealer),
+                str(row.get("outcome")),
+                str(row.get("bidder")),
+                str(row.get("bid")),
+                str(row.get("stake")),
+                str(row.get("scores")),
+                sets,
+            )
+        out.print(table)
+        if result.error:
+            err.print(f"[red]error:[/red] {result.error}")
+    return 1 if result.error else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
