@@ -168,3 +168,24 @@ def action_from_json(obj: Any, seat: int | None = None) -> Action:
     if extra:
         raise NotationError(f"unexpected field(s) {', '.join(extra)} in action {obj!r}")
     return act
+
+
+# -- interned actions ------------------------------------------------------------------------
+# Actions are immutable values; the legal-action generators hand out these shared instances so
+# that search and random play do not build the same small tuples again and again.
+BIDS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(seat, Act.BID, v) for v in range(30)) for seat in range(4)
+)
+PLAYS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(seat, Act.PLAY, c) for c in range(32)) for seat in range(4)
+)
+TRUMP_CARDS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(seat, Act.TRUMP_CARD, c) for c in range(32)) for seat in range(4)
+)
+TRUMP_SUITS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(seat, Act.TRUMP_SUIT, s) for s in range(4)) for seat in range(4)
+)
+#: SIMPLE_ACTIONS[seat][act] for the acts without an argument (and TRUMP_SEVENTH)
+SIMPLE_ACTIONS: tuple[dict[Act, Action], ...] = tuple(
+    {act: Action(seat, act) for act in (*_SIMPLE, Act.TRUMP_SEVENTH)} for seat in range(4)
+)

@@ -49,11 +49,22 @@ def to_act(st: RoundState) -> tuple[int, ...]:
 def legal_actions(st: RoundState, seat: int | None = None) -> list[Action]:
     """Every legal action of ``seat``, or of every seat that may act when ``seat`` is None."""
     if seat is None:
-        out: list[Action] = []
-        for s in to_act(st):
-            out.extend(_legal_for(st, s))
-        return out
+        return list(_all_legal(st))
     return _legal_for(st, seat)
+
+
+def _all_legal(st: RoundState) -> tuple[Action, ...]:
+    cached: tuple[Action, ...] | None = st.legal_cache
+    if cached is None:
+        phase = st.phase
+        if phase is Phase.AUCTION:
+            cached = tuple(auction.legal(st, st.speaker))
+        elif phase is Phase.PLAY and st.pair_window < 0:
+            cached = tuple(tricks.legal(st, st.turn))
+        else:
+            cached = tuple(a for s in to_act(st) for a in _legal_for(st, s))
+        st.legal_cache = cached
+    return cached
 
 
 def _legal_for(st: RoundState, seat: int) -> list[Action]:
@@ -74,9 +85,9 @@ def _legal_for(st: RoundState, seat: int) -> list[Action]:
 
 
 def is_legal(st: RoundState, action: Action) -> bool:
-    if st.phase is Phase.PLAY:
+    if st.legal_cache is None and st.phase is Phase.PLAY:
         return tricks.is_legal(st, action)
-    return action in _legal_for(st, action.seat)
+    return action in _all_legal(st)
 
 
 _HANDLERS = {
@@ -95,7 +106,7 @@ def apply(st: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
 
     Raises ``IllegalAction`` (with the reason) when the action is not legal now.
     """
-    if not isinstance(action, Action) or not is_legal(st, action):
+    if not isinstance(action, Action) or type(action.act) is not Act or not is_legal(st, action):
         raise explain(st, action)
     new = st.copy()
     ev: list[Event] = []

@@ -111,10 +111,14 @@ class RoundState:
     stake: int
     score_delta: tuple[int, int]
     early: bool
+    #: every seat's legal actions, worked out once per state on demand
+    legal_cache: tuple[Any, ...] | None
 
     def copy(self) -> RoundState:
         new = RoundState.__new__(RoundState)
-        new.__dict__ = self.__dict__.copy()
+        d = self.__dict__.copy()
+        d["legal_cache"] = None
+        new.__dict__ = d
         return new
 
     # -- facts derived from the state -------------------------------------------------------
@@ -232,4 +236,5 @@ def new_state(rules: Rules, dealer: int, deck: tuple[Card, ...]) -> RoundState:
     st.stake = 0
     st.score_delta = (0, 0)
     st.early = False
+    st.legal_cache = None
     return st
