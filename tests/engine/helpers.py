@@ -7,7 +7,7 @@ of a seat are its first batch, the last four its second batch, so the seat's 7th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pytest
@@ -16,6 +16,7 @@ from twentynine.engine import (
     Act,
     Action,
     IllegalAction,
+    Phase,
     RoundState,
     Rules,
     apply,
@@ -23,6 +24,7 @@ from twentynine.engine import (
     parse_action,
     parse_card,
     start_round,
+    to_act,
 )
 from twentynine.engine.cards import card_code, mask_of
 from twentynine.engine.events import Event
@@ -109,8 +111,13 @@ def playable(st: RoundState, seat: int) -> set[str]:
     return {card_code(a.arg) for a in legal_actions(st, seat) if a.act is Act.PLAY}
 
 
+#: memo fields that hold no game state (filled in on demand, even by a refused action)
+_MEMO_FIELDS = frozenset({"legal_cache"})
+
+
 def snapshot(st: RoundState) -> dict[str, Any]:
-    return dict(st.__dict__)
+    """Every field of the state's ``__dict__`` except on-demand memo fields."""
+    return {k: v for k, v in st.__dict__.items() if k not in _MEMO_FIELDS}
 
 
 def assert_illegal(st: RoundState, line: str, reason: str | None = None) -> IllegalAction:
@@ -132,3 +139,51 @@ def hand_codes(st: RoundState, seat: int) -> set[str]:
 
 def kinds(events: Iterable[Event]) -> list[str]:
     return [type(e).__name__ for e in events]
+
+
+def to_play(
+    rules: Rules,
+    dealer: int,
+    hands: Mapping[int, str],
+    bidder: int,
+    bid: int,
+    trump: str,
+) -> tuple[RoundState, list[Event]]:
+    """Deal, let ``bidder`` win the auction at ``bid`` (everyone else passing where they may),
+    choose ``trump`` (``"H"``, ``"seventh"``, ``"7H"``), pass every doubling and Single Hand
+    call: the state at the first lead (or wherever the round ended) and every event."""
+    st, events = start(rules, dealer, hands)
+    while st.phase is Phase.AUCTION:
+        seat = st.speaker
+        options = legal_actions(st, seat)
+        if seat == bidder and Action(seat, Act.BID, bid) in options:
+            action = Action(seat, Act.BID, bid)
+        elif Action(seat, Act.PASS) in options:
+            action = Action(seat, Act.PASS)
+        else:
+            action = options[0]
+        st, ev = apply(st, action)
+        events.extend(ev)
+    if st.phase is Phase.TRUMP:
+        assert st.bidder == bidder and st.bid == bid, (st.bidder, st.bid)
+        st, ev = step(st, f"{bidder}: trump {trump}")
+        events.extend(ev)
+    while st.phase in (Phase.DOUBLING, Phase.SEVENTH_REDOUBLE, Phase.SINGLE_HAND):
+        st, ev = apply(st, Action(to_act(st)[0], Act.PASS))
+        events.extend(ev)
+    return st, events
+
+
+def autoplay(
+    st: RoundState, until: Callable[[RoundState], bool] | None = None
+) -> tuple[RoundState, list[Event]]:
+    """Play on with a fixed policy (the lowest legal card; ask for trump only when nothing
+    else is legal; never declare a pair) until the round is over or ``until(state)``."""
+    events: list[Event] = []
+    while st.phase is Phase.PLAY and not (until is not None and until(st)):
+        options = legal_actions(st, st.turn)
+        plays = [a for a in options if a.act is Act.PLAY]
+        action = min(plays, key=lambda a: a.arg) if plays else Action(st.turn, Act.REVEAL)
+        st, ev = apply(st, action)
+        events.extend(ev)
+    return st, events

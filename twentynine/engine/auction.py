@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .actions import Act, Action
+from .actions import BIDS, SIMPLE_ACTIONS, Act, Action
 from .events import AuctionWon, BidMade, Event, Passed
 from .scoring import end_invalid
 from .state import Phase, RoundState
@@ -13,11 +13,11 @@ def legal(st: RoundState, seat: int) -> list[Action]:
         return []
     rules = st.rules
     if rules.auction == "duel" and st.holder >= 0 and seat == st.holder:
-        return [Action(seat, Act.BID, st.bid), Action(seat, Act.PASS)]
+        return [BIDS[seat][st.bid], SIMPLE_ACTIONS[seat][Act.PASS]]
     low = st.bid + 1 if st.holder >= 0 else rules.min_bid
-    out = [Action(seat, Act.BID, v) for v in range(low, rules.max_bid + 1)]
+    out = list(BIDS[seat][low : rules.max_bid + 1])
     if not (rules.first_bid_required and st.holder < 0 and seat == st.first_hand):
-        out.append(Action(seat, Act.PASS))
+        out.append(SIMPLE_ACTIONS[seat][Act.PASS])
     return out
 
 
@@ -25,8 +25,9 @@ def start(st: RoundState, ev: list[Event]) -> None:
     st.phase = Phase.AUCTION
     st.speaker = st.first_hand
     if st.rules.auction == "first_forced":
-        # the first hand opens at the minimum without being asked
+        # the first hand opens at the minimum without being asked, and holds that bid
         _record_bid(st, st.first_hand, st.rules.min_bid, ev)
+        st.holder = st.first_hand
         st.speaker = _next_in(st, st.first_hand)
 
 

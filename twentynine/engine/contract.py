@@ -3,7 +3,7 @@ checks, the seventh-card Redouble and Single Hand (RULES.md §2 stages 3-10, §6
 
 from __future__ import annotations
 
-from .actions import Act, Action
+from .actions import SIMPLE_ACTIONS, TRUMP_CARDS, TRUMP_SUITS, Act, Action
 from .cards import JACKS, POINT_CARDS, SUIT_MASKS, cards_in, mask_of
 from .events import (
     Dealt,
@@ -104,11 +104,11 @@ def legal_trump(st: RoundState, seat: int) -> list[Action]:
     rules = st.rules
     out: list[Action] = []
     if rules.trump_indicator == "outside_card":
-        out.extend(Action(seat, Act.TRUMP_SUIT, s) for s in range(4))
+        out.extend(TRUMP_SUITS[seat])
     else:
-        out.extend(Action(seat, Act.TRUMP_CARD, c) for c in cards_in(st.hands[seat]))
+        out.extend(TRUMP_CARDS[seat][c] for c in cards_in(st.hands[seat]))
     if rules.seventh_card:
-        out.append(Action(seat, Act.TRUMP_SEVENTH))
+        out.append(SIMPLE_ACTIONS[seat][Act.TRUMP_SEVENTH])
     return out
 
 
@@ -148,7 +148,8 @@ def _max_step(st: RoundState) -> int:
 def legal_doubling(st: RoundState, seat: int) -> list[Action]:
     if team_of(seat) != st.doubling_team or st.doubling_passed >> seat & 1:
         return []
-    return [Action(seat, _CALL_ACTS[st.doubling_step]), Action(seat, Act.PASS)]
+    simple = SIMPLE_ACTIONS[seat]
+    return [simple[_CALL_ACTS[st.doubling_step]], simple[Act.PASS]]
 
 
 def apply_doubling(st: RoundState, action: Action, ev: list[Event]) -> None:
@@ -200,7 +201,8 @@ def _after_doubling(st: RoundState, ev: list[Event]) -> None:
 def legal_seventh_redouble(st: RoundState, seat: int) -> list[Action]:
     if seat != st.bidder:
         return []
-    return [Action(seat, Act.REDOUBLE), Action(seat, Act.PASS)]
+    simple = SIMPLE_ACTIONS[seat]
+    return [simple[Act.REDOUBLE], simple[Act.PASS]]
 
 
 def apply_seventh_redouble(st: RoundState, action: Action, ev: list[Event]) -> None:
@@ -248,10 +250,10 @@ def single_hand_speaker(st: RoundState) -> int:
 def legal_single_hand(st: RoundState, seat: int) -> list[Action]:
     if seat != single_hand_speaker(st):
         return []
-    out = [Action(seat, Act.PASS)]
+    simple = SIMPLE_ACTIONS[seat]
     if has_risk_card(st.seat_cards(seat)):
-        out.insert(0, Action(seat, Act.SINGLE_HAND))
-    return out
+        return [simple[Act.SINGLE_HAND], simple[Act.PASS]]
+    return [simple[Act.PASS]]
 
 
 def apply_single_hand(st: RoundState, action: Action, ev: list[Event]) -> None:

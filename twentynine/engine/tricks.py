@@ -3,7 +3,7 @@ winners, and the end of the round."""
 
 from __future__ import annotations
 
-from .actions import Act, Action
+from .actions import PLAYS, SIMPLE_ACTIONS, Act, Action
 from .cards import SUIT_MASKS, mask_points
 from .events import CardPlayed, Event, PairDeclared, TrickWon, TrumpShown
 from .scoring import end_played, holds_pair, settled
@@ -99,14 +99,15 @@ def legal(st: RoundState, seat: int) -> list[Action]:
     out: list[Action] = []
     if seat == st.turn:
         mask, can_reveal = play_options(st, seat)
+        plays = PLAYS[seat]
         while mask:
             low = mask & -mask
-            out.append(Action(seat, Act.PLAY, low.bit_length() - 1))
+            out.append(plays[low.bit_length() - 1])
             mask ^= low
         if can_reveal:
-            out.append(Action(seat, Act.REVEAL))
+            out.append(SIMPLE_ACTIONS[seat][Act.REVEAL])
     if seat == st.pair_window:
-        out.append(Action(seat, Act.PAIR))
+        out.append(SIMPLE_ACTIONS[seat][Act.PAIR])
     return out
 
 
