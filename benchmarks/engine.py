@@ -80,8 +80,9 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
         return
-    print(f"engine benchmark: preset {args.preset}, {args.rounds} random playouts x {args.repeats}")
-    print(f"  actions/s      {result['actions_per_s']:>10,}  (median {result['actions_per_s_median']:,})")
+    print(f"engine benchmark: {args.preset}, {args.rounds} random playouts x {args.repeats}")
+    median = result["actions_per_s_median"]
+    print(f"  actions/s      {result['actions_per_s']:>10,}  (median {median:,})")
     print(f"  rounds/s       {result['rounds_per_s']:>10,}")
     print(f"  actions/round  {result['actions_per_round']:>10}")
     print(f"  copy a state   {result['copy_state_us']:>10} µs")

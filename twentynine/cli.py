@@ -60,6 +60,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--records", type=Path, help="write every deal record to this folder")
     s.set_defaults(func=cmd_simulate)
 
+    ar = sub.add_parser("arena", help="duplicate matches between two bots")
+    ar.add_argument("a", help="side A: a bot level or the URL of a Bhoos-protocol bot")
+    ar.add_argument("b", help="side B: a bot level or the URL of a Bhoos-protocol bot")
+    ar.add_argument("--deals", type=int, default=100, help="duplicate deals (each played twice)")
+    ar.add_argument("--seed", type=int, default=0)
+    ar.add_argument("--preset", default="standard")
+    ar.add_argument("--json", action="store_true")
+    ar.set_defaults(func=cmd_arena)
+
+    pl = sub.add_parser("play", help="play a game in the terminal against three bots")
+    pl.add_argument("--preset", default="standard")
+    pl.add_argument("--level", default="intermediate", help="the bots' level")
+    pl.add_argument("--seed", type=int, default=None, help="repeatable deals and bots")
+    pl.set_defaults(func=cmd_play)
+
     rp = sub.add_parser("replay", help="replay a deal record or a game record")
     rp.add_argument("file", type=Path)
     rp.add_argument("--json", action="store_true")
@@ -108,15 +123,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     rules = preset(args.preset)
     if args.records:
         args.records.mkdir(parents=True, exist_ok=True)
-    progress = Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
+    progress = _progress("simulating", err)
     with progress:
         task = progress.add_task("deals", total=args.rounds)
         count = 0
@@ -145,6 +152,62 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     table.add_row("early finishes", str(data["early_finishes"]))
     table.add_row("games finished", str(data["games_finished"]))
     out.print(table)
+    return 0
+
+
+# -- arena -------------------------------------------------------------------------------------
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import player_factory, run_arena, summary_lines
+
+    if args.deals < 1:
+        err.print("[red]error:[/red] --deals must be at least 1")
+        return 2
+    try:
+        player_factory(args.a), player_factory(args.b)
+    except ValueError as e:
+        err.print(f"[red]error:[/red] {e}")
+        return 2
+    rules = preset(args.preset)
+    progress = _progress("playing", err)
+    with progress:
+        task = progress.add_task("deals", total=args.deals)
+        result = run_arena(
+            args.a,
+            args.b,
+            args.deals,
+            args.seed,
+            rules,
+            args.preset,
+            on_deal=lambda n: progress.update(task, completed=n),
+        )
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        for line in summary_lines(result):
+            print(line)
+    return 0
+
+
+def _progress(label: str, console: Console) -> Progress:
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=not console.is_terminal,
+    )
+
+
+# -- play --------------------------------------------------------------------------------------
+def cmd_play(args: argparse.Namespace) -> int:
+    from .terminal import play_game
+
+    try:
+        play_game(preset(args.preset), args.level, out, seed=args.seed)
+    except (KeyboardInterrupt, EOFError):
+        out.print("\nbye")
     return 0
 
 

@@ -76,11 +76,15 @@ def apply(game: GameState, action: Action) -> tuple[GameState, list[GameEvent]]:
     return _score_if_over(dataclasses.replace(game, round=rnd), out), out
 
 
-def next_round(game: GameState, deck: Sequence[Card]) -> tuple[GameState, list[GameEvent]]:
-    """Deal the next round (same dealer after an invalid one)."""
+def next_round(
+    game: GameState, deck: Sequence[Card], dealer: int | None = None
+) -> tuple[GameState, list[GameEvent]]:
+    """Deal the next round: same dealer after an invalid one, else the next seat, unless
+    ``dealer`` is given (duplicate matches deal each deck from a fixed seat)."""
     if not game.round.is_over:
         raise IllegalAction("round_in_progress", "the current round is not over yet")
-    dealer = game.next_dealer
+    if dealer is None:
+        dealer = game.next_dealer
     rnd, ev = start_round(game.rules, dealer, deck)
     out: list[GameEvent] = list(ev)
     nxt = dataclasses.replace(game, round=rnd, dealer=dealer, deals=game.deals + 1, scored=False)

@@ -1,0 +1,231 @@
+"""Duplicate matches between two players (bot levels or Bhoos-protocol URLs).
+
+Every deal is played twice from the same deck and dealer: once with side A in seats 0 and 2,
+once with the sides swapped. Luck of the cards cancels out; what remains is play. Each of the two
+tables keeps its own running game (scores, Red/Black sets), so games are counted too.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots import Bot, make_bot
+from .engine.game import GameState, apply, new_game, next_round
+from .engine.rules import Rules
+from .engine.shuffle import uniform_deck
+from .engine.views import view
+
+PlayerFactory = Callable[[int], Bot]
+
+
+def player_factory(spec: str) -> PlayerFactory:
+    """A level name (``expert``) or the URL of a Bhoos-protocol bot (``http://…``)."""
+    if spec.startswith(("http://", "https://")):
+        from .bhoos.client import BhoosBot
+
+        return lambda _seed: BhoosBot(spec)
+    make_bot(spec, 0)  # fail early on an unknown level
+    return lambda seed: make_bot(spec, seed)
+
+
+@dataclass
+class SideStats:
+    name: str
+    deals_won: int = 0
+    games_won: int = 0
+    points: int = 0  # card points taken, summed over deals played
+    contracts: int = 0
+    contracts_made: int = 0
+    score: int = 0  # net score change over all deals
+    times: list[float] = field(default_factory=list)  # decision times, seconds
+
+    def to_json(self, deals: int) -> dict[str, Any]:
+        t = sorted(self.times)
+        return {
+            "name": self.name,
+            "deals_won": self.deals_won,
+            "games_won": self.games_won,
+            "points_per_deal": round(self.points / max(deals, 1), 3),
+            "contracts": self.contracts,
+            "contracts_made": self.contracts_made,
+            "net_score": self.score,
+            "decisions": len(t),
+            "decision_ms_p50": round(_quantile(t, 0.5) * 1000, 3),
+            "decision_ms_p95": round(_quantile(t, 0.95) * 1000, 3),
+            "decision_ms_max": round((t[-1] if t else 0.0) * 1000, 3),
+        }
+
+
+def _quantile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    i = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))
+    return sorted_values[i]
+
+
+def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% confidence interval of a win rate (Wilson score interval)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class ArenaResult:
+    rules_name: str
+    deals: int
+    seed: int
+    a: SideStats
+    b: SideStats
+    invalid_deals: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        played = 2 * self.deals
+        games = self.a.games_won + self.b.games_won
+        decided = self.a.deals_won + self.b.deals_won
+        lo, hi = wilson_interval(self.a.games_won, games)
+        dlo, dhi = wilson_interval(self.a.deals_won, decided)
+        return {
+            "preset": self.rules_name,
+            "duplicate_deals": self.deals,
+            "deals_played": played,
+            "seed": self.seed,
+            "invalid_deals": self.invalid_deals,
+            "a": self.a.to_json(played // 2),
+            "b": self.b.to_json(played // 2),
+            "games_decided": games,
+            "a_game_win_rate": round(self.a.games_won / games, 4) if games else None,
+            "a_game_win_rate_ci95": [round(lo, 4), round(hi, 4)],
+            "deals_decided": decided,
+            "a_deal_win_rate": round(self.a.deals_won / decided, 4) if decided else None,
+            "a_deal_win_rate_ci95": [round(dlo, 4), round(dhi, 4)],
+            "seconds": round(self.seconds, 1),
+        }
+
+
+class Table:
+    """One of the two duplicate tables: four players and a running game."""
+
+    def __init__(self, rules: Rules, players: list[Bot], sides: tuple[SideStats, SideStats]):
+        self.rules = rules
+        self.players = players
+        self.sides = sides  # sides[team]
+        self.game: GameState | None = None
+
+    def play(self, deck: list[int], dealer: int) -> GameState:
+        if self.game is None or self.game.over:
+            self.game, _ = new_game(self.rules, dealer, deck)
+        else:
+            self.game, _ = next_round(self.game, deck, dealer)
+        game = self.game
+        while not game.round.is_over:
+            rnd = game.round
+            seat = _next_seat(rnd)
+            player = self.players[seat]
+            v = view(rnd, seat)
+            start = time.perf_counter()
+            action = player.choose(v)
+            self.sides[seat & 1].times.append(time.perf_counter() - start)
+            game, _ = apply(game, action)
+        self.game = game
+        return game
+
+
+def _next_seat(rnd: Any) -> int:
+    from .engine.round import to_act
+
+    return to_act(rnd)[0]
+
+
+def run_arena(
+    a: str,
+    b: str,
+    deals: int,
+    seed: int,
+    rules: Rules,
+    rules_name: str = "standard",
+    on_deal: Callable[[int], None] | None = None,
+) -> ArenaResult:
+    make_a, make_b = player_factory(a), player_factory(b)
+    side_a, side_b = SideStats(a), SideStats(b)
+    rng = random.Random(seed)
+    # table 0: A in seats 0 and 2; table 1: B there
+    tables = [
+        Table(
+            rules,
+            [make_a(seed * 8 + s) if s % 2 == 0 else make_b(seed * 8 + s) for s in range(4)],
+            (side_a, side_b),
+        ),
+        Table(
+            rules,
+            [
+                make_b(seed * 8 + 4 + s) if s % 2 == 0 else make_a(seed * 8 + 4 + s)
+                for s in range(4)
+            ],
+            (side_b, side_a),
+        ),
+    ]
+    result = ArenaResult(rules_name, deals, seed, side_a, side_b)
+    start = time.perf_counter()
+    for i in range(deals):
+        deck = uniform_deck(rng)
+        dealer = i % 4
+        for table in tables:
+            was_over = table.game is not None and table.game.over
+            game = table.play(list(deck), dealer)
+            _account(table, game, was_over)
+            result.invalid_deals += game.round.outcome == "invalid"
+        if on_deal:
+            on_deal(i + 1)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _account(table: Table, game: GameState, was_over: bool) -> None:
+    rnd = game.round
+    for team in (0, 1):
+        table.sides[team].points += rnd.points[team]
+    if rnd.outcome == "invalid":
+        return
+    team = (rnd.caller if rnd.caller >= 0 else rnd.bidder) & 1
+    bidders = table.sides[team]
+    bidders.contracts += 1
+    bidders.contracts_made += rnd.outcome == "won"
+    delta = rnd.score_delta[team]
+    bidders.score += delta
+    winner = team if rnd.outcome == "won" else 1 - team
+    table.sides[winner].deals_won += 1
+    if game.over and not was_over and game.winner is not None:
+        table.sides[game.winner].games_won += 1
+
+
+def summary_lines(result: ArenaResult) -> list[str]:
+    data = result.to_json()
+    a, b = data["a"], data["b"]
+    lines = [
+        f"arena: {a['name']} (A) vs {b['name']} (B), preset {data['preset']}, "
+        f"{data['duplicate_deals']} duplicate deals ({data['deals_played']} played), "
+        f"seed {data['seed']}, {data['seconds']} s",
+        f"  games won        A {a['games_won']:>6}   B {b['games_won']:>6}   "
+        f"A win rate {data['a_game_win_rate']} (95% CI {data['a_game_win_rate_ci95']})",
+        f"  deals won        A {a['deals_won']:>6}   B {b['deals_won']:>6}   "
+        f"A win rate {data['a_deal_win_rate']} (95% CI {data['a_deal_win_rate_ci95']})",
+        f"  points/deal      A {a['points_per_deal']:>6}   B {b['points_per_deal']:>6}",
+        f"  contracts made   A {a['contracts_made']}/{a['contracts']}   "
+        f"B {b['contracts_made']}/{b['contracts']}",
+        f"  net score        A {a['net_score']:>6}   B {b['net_score']:>6}",
+        f"  decision ms p50  A {a['decision_ms_p50']:>8}   B {b['decision_ms_p50']:>8}",
+        f"  decision ms p95  A {a['decision_ms_p95']:>8}   B {b['decision_ms_p95']:>8}",
+        f"  invalid deals    {data['invalid_deals']}",
+    ]
+    return lines
