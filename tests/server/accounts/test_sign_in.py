@@ -1,0 +1,96 @@
+"""Sign-in by email code and link, guests, profile, sign-out, CSRF, rate limits."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from ..conftest import Client, client_for, last_code, sign_in
+
+
+async def test_health(anon: Client) -> None:
+    r = await anon.get("/healthz")
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
+
+
+async def test_sign_up_with_code_first_user_is_admin(app: FastAPI, anon: Client) -> None:
+    r = await anon.post("/api/auth/email", json={"email": "Asha@Example.com", "first_name": "Asha"})
+    assert r.status_code == 202
+    code, _ = last_code(app, "asha@example.com")
+    r = await anon.post("/api/auth/code", json={"email": "asha@example.com", "code": code})
+    assert r.status_code == 200
+    me = r.json()
+    assert me["first_name"] == "Asha" and me["tier"] == "standard" and me["is_admin"]
+    cookie = r.headers.get_list("set-cookie")
+    session = next(c for c in cookie if c.startswith("tn_session="))
+    assert "HttpOnly" in session and "samesite=lax" in session.lower()
+    assert (await anon.get("/api/me")).json()["email"] == "asha@example.com"
+    # the code works once
+    r = await client_for(app).post(
+        "/api/auth/code", json={"email": "asha@example.com", "code": code}
+    )
+    assert r.status_code == 400
+    # the second account gets the default tier and no admin
+    other = await sign_in(app, "bo@example.com", "Bo")
+    me2 = (await other.get("/api/me")).json()
+    assert me2["tier"] == "basic" and not me2["is_admin"]
+
+
+async def test_sign_in_with_link(app: FastAPI, anon: Client) -> None:
+    await anon.post("/api/auth/email", json={"email": "c@example.com", "first_name": "C"})
+    _, link = last_code(app, "c@example.com")
+    r = await anon.get(f"/auth/link/{link}")
+    assert r.status_code == 303
+    assert (await anon.get("/api/me")).status_code == 200
+    again = client_for(app)
+    assert (await again.get(f"/auth/link/{link}")).status_code == 400
+
+
+async def test_new_account_needs_first_name_and_bad_input_is_refused(anon: Client) -> None:
+    r = await anon.post("/api/auth/email", json={"email": "new@example.com"})
+    assert r.status_code == 400 and "first name" in r.json()["detail"]
+    assert (await anon.post("/api/auth/email", json={"email": "not-an-email"})).status_code == 422
+    r = await anon.post("/api/auth/code", json={"email": "x@example.com", "code": "12"})
+    assert r.status_code == 422
+
+
+async def test_wrong_codes_void_the_code(app: FastAPI, anon: Client) -> None:
+    await anon.post("/api/auth/email", json={"email": "d@example.com", "first_name": "D"})
+    code, _ = last_code(app, "d@example.com")
+    wrong = "000000" if code != "000000" else "111111"
+    for _ in range(5):
+        r = await anon.post("/api/auth/code", json={"email": "d@example.com", "code": wrong})
+        assert r.status_code == 400
+    r = await anon.post("/api/auth/code", json={"email": "d@example.com", "code": code})
+    assert r.status_code == 400
+
+
+async def test_sign_in_requests_are_rate_limited(anon: Client) -> None:
+    codes = []
+    for _ in range(11):
+        r = await anon.post("/api/auth/email", json={"email": "e@example.com", "first_name": "E"})
+        codes.append(r.status_code)
+    assert codes[:10] == [202] * 10 and codes[10] == 429
+
+
+async def test_guest_profile_logout_and_csrf(app: FastAPI, anon: Client) -> None:
+    r = await anon.post("/api/auth/guest", json={"first_name": "Visitor"})
+    assert r.status_code == 200 and r.json()["is_guest"]
+    r = await anon.patch("/api/me", json={"table_theme": "blue", "language": "bn"})
+    assert r.status_code == 200 and r.json()["language"] == "bn"
+    bad = await anon.patch("/api/me", json={"language": "xx"})
+    assert bad.status_code == 422
+    # without the CSRF header a state-changing request is refused
+    r = await anon.patch("/api/me", json={"first_name": "X"}, headers={"x-csrf-token": "nope"})
+    assert r.status_code == 403
+    assert (await anon.post("/api/auth/logout")).status_code == 200
+    assert (await anon.get("/api/me")).status_code == 401
+
+
+async def test_outbox_only_in_dev_mode_on_loopback(app: FastAPI, anon: Client) -> None:
+    assert (await anon.get("/dev/outbox")).status_code == 200
+    import httpx
+
+    remote = httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app, client=("203.0.113.9", 4000)), base_url="http://x"
+    )
+    assert (await remote.get("/dev/outbox")).status_code == 404

@@ -1,0 +1,125 @@
+"""Server test fixtures: an app on a fresh database (SQLite file per test by default; PostgreSQL
+when TEST_DATABASE_URL is set, one fresh schema per test), and HTTP clients that sign in through
+the real email flow."""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+import pytest_asyncio
+from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
+
+from twentynine.server.app import create_app
+from twentynine.server.settings import Settings
+
+PG_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+
+def _backends() -> list[str]:
+    return ["sqlite", "postgresql"] if PG_URL else ["sqlite"]
+
+
+@pytest.fixture(params=_backends())
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+    return PG_URL
+
+
+@pytest_asyncio.fixture
+async def app(database_url: str, tmp_path: Path) -> AsyncIterator[FastAPI]:
+    url = database_url
+    fresh = None
+    if url.startswith("postgres"):
+        fresh = await _fresh_database(url)
+        url = _database_url(url, fresh)
+    settings = Settings(
+        data_dir=tmp_path,
+        database_url=url,
+        secret_key="test-secret",
+        dev_mode=True,
+        bot_delay_ms=0,
+    )
+    application = create_app(settings)
+    async with LifespanManager(application):
+        yield application
+    if fresh:
+        await _drop_database(database_url, fresh)
+
+
+def _database_url(url: str, name: str) -> str:
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def _plain(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+async def _fresh_database(url: str) -> str:
+    """Each PostgreSQL test gets a database of its own, made here and dropped after."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(_plain(url))
+    await conn.execute(f'CREATE DATABASE "{name}"')
+    await conn.close()
+    return name
+
+
+async def _drop_database(url: str, name: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(_plain(url))
+    await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    await conn.close()
+
+
+class Client(httpx.AsyncClient):
+    """An HTTP client that sends the CSRF header like the browser client does."""
+
+    async def request(self, method: str, url: httpx.URL | str, **kwargs):  # type: ignore[override]
+        csrf = self.cookies.get("tn_csrf")
+        if csrf and method.upper() in ("POST", "PUT", "PATCH", "DELETE"):
+            headers = dict(kwargs.pop("headers", None) or {})
+            headers.setdefault("x-csrf-token", csrf)
+            kwargs["headers"] = headers
+        return await super().request(method, url, **kwargs)
+
+
+def client_for(app: FastAPI) -> Client:
+    transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    return Client(transport=transport, base_url="http://127.0.0.1:8000")
+
+
+@pytest_asyncio.fixture
+async def anon(app: FastAPI) -> AsyncIterator[Client]:
+    async with client_for(app) as c:
+        yield c
+
+
+def last_code(app: FastAPI, email: str) -> tuple[str, str]:
+    """The code and link token from the newest mail to ``email`` in the outbox."""
+    for mail in app.state.mailer.outbox:
+        if mail.to == email:
+            code = re.search(r"code is (\d{6})", mail.body)
+            link = re.search(r"/auth/link/([A-Za-z0-9_-]+)", mail.body)
+            assert code and link
+            return code.group(1), link.group(1)
+    raise AssertionError(f"no mail to {email}")
+
+
+async def sign_in(app: FastAPI, email: str, first_name: str = "Player") -> Client:
+    c = client_for(app)
+    r = await c.post("/api/auth/email", json={"email": email, "first_name": first_name})
+    assert r.status_code == 202, r.text
+    code, _ = last_code(app, email)
+    r = await c.post("/api/auth/code", json={"email": email, "code": code})
+    assert r.status_code == 200, r.text
+    return c

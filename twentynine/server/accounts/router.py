@@ -1,0 +1,140 @@
+"""Sign-in, sign-out, guests, the profile, and the development outbox."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from ..deps import CurrentUser, SessionDep, SettingsDep
+from ..security import CSRF_COOKIE, SESSION_COOKIE, client_address, is_loopback, new_token
+from ..settings import Settings
+from . import service
+from .models import User
+from .schemas import CodeRequest, EmailRequest, GuestRequest, ProfileUpdate, UserOut
+
+router = APIRouter()
+
+
+def user_out(user: User) -> UserOut:
+    return UserOut(
+        id=user.id,
+        email=user.email,
+        first_name=user.first_name,
+        tier=user.tier,
+        is_admin=user.is_admin,
+        is_guest=user.is_guest,
+        avatar=user.avatar,
+        card_deck=user.card_deck,
+        table_theme=user.table_theme,
+        language=user.language,
+    )
+
+
+def set_session_cookies(response: Response, settings: Settings, token: str) -> None:
+    max_age = settings.session_days * 86400
+    secure = settings.secure_cookies
+    response.set_cookie(
+        SESSION_COOKIE, token, max_age=max_age, httponly=True, samesite="lax", secure=secure
+    )
+    response.set_cookie(
+        CSRF_COOKIE, new_token(16), max_age=max_age, httponly=False, samesite="lax", secure=secure
+    )
+
+
+def _fail(e: service.SignInError) -> HTTPException:
+    return HTTPException(status_code=e.status, detail=e.detail)
+
+
+@router.post("/api/auth/email", status_code=202)
+async def request_sign_in(
+    body: EmailRequest, request: Request, db: SessionDep, settings: SettingsDep
+) -> dict[str, object]:
+    """Mail a 6-digit code and a one-time link to the address."""
+    try:
+        code, link = await service.start_sign_in(
+            db, settings, body.email, body.first_name, client_address(request)
+        )
+    except service.SignInError as e:
+        raise _fail(e) from None
+    url = f"{settings.public_url}/auth/link/{link}"
+    minutes = settings.login_code_minutes
+    await request.app.state.mailer.send(
+        service.normalise_email(body.email),
+        f"TwentyNine sign-in code {code}",
+        f"Your TwentyNine sign-in code is {code}\n\nOr open this link to sign in:\n{url}\n\n"
+        f"Both work once and for {minutes} minutes. If you did not ask for this, ignore it.",
+    )
+    return {"sent": True, "minutes": minutes}
+
+
+@router.post("/api/auth/code")
+async def sign_in_with_code(
+    body: CodeRequest, response: Response, db: SessionDep, settings: SettingsDep
+) -> UserOut:
+    try:
+        user = await service.redeem_code(db, settings, body.email, body.code)
+    except service.SignInError as e:
+        raise _fail(e) from None
+    set_session_cookies(response, settings, await service.open_session(db, settings, user))
+    return user_out(user)
+
+
+@router.get("/auth/link/{token}", response_model=None)
+async def sign_in_with_link(
+    token: str, db: SessionDep, settings: SettingsDep
+) -> RedirectResponse | HTMLResponse:
+    try:
+        user = await service.redeem_link(db, settings, token)
+    except service.SignInError as e:
+        return HTMLResponse(f"<p>{e.detail}</p><p><a href='/'>Back</a></p>", status_code=e.status)
+    response = RedirectResponse("/#/dashboard", status_code=303)
+    set_session_cookies(response, settings, await service.open_session(db, settings, user))
+    return response
+
+
+@router.post("/api/auth/guest")
+async def sign_in_as_guest(
+    body: GuestRequest, request: Request, response: Response, db: SessionDep, settings: SettingsDep
+) -> UserOut:
+    """A guest may play against bots without an account."""
+    if not request.app.state.guest_limiter.allow(client_address(request)):
+        raise HTTPException(status_code=429, detail="too many guest sessions; try again later")
+    user = await service.create_guest(db, body.first_name)
+    set_session_cookies(response, settings, await service.open_session(db, settings, user))
+    return user_out(user)
+
+
+@router.post("/api/auth/logout")
+async def sign_out(request: Request, response: Response, db: SessionDep) -> dict[str, bool]:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        await service.close_session(db, token)
+    response.delete_cookie(SESSION_COOKIE)
+    response.delete_cookie(CSRF_COOKIE)
+    return {"signed_out": True}
+
+
+@router.get("/api/me")
+async def me(user: CurrentUser) -> UserOut:
+    return user_out(user)
+
+
+@router.patch("/api/me")
+async def update_me(body: ProfileUpdate, user: CurrentUser, db: SessionDep) -> UserOut:
+    fresh = await db.get(User, user.id)
+    assert fresh is not None
+    for key, value in body.model_dump(exclude_none=True).items():
+        setattr(fresh, key, value.strip() if isinstance(value, str) else value)
+    await db.commit()
+    return user_out(fresh)
+
+
+@router.get("/dev/outbox")
+async def outbox(request: Request, settings: SettingsDep) -> list[dict[str, str]]:
+    """Development mode only, loopback clients only: the mail the server would have sent."""
+    if not settings.dev_mode or not is_loopback(client_address(request)):
+        raise HTTPException(status_code=404, detail="not found")
+    return [
+        {"to": m.to, "subject": m.subject, "body": m.body, "at": m.at.isoformat()}
+        for m in request.app.state.mailer.outbox
+    ]

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, EmailStr, Field
+
+
+class EmailRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: EmailStr
+    first_name: str | None = Field(default=None, min_length=1, max_length=60)
+
+
+class CodeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    email: EmailStr
+    code: str = Field(pattern=r"^\d{6}$")
+
+
+class GuestRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    first_name: str | None = Field(default=None, min_length=1, max_length=60)
+
+
+class ProfileUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    first_name: str | None = Field(default=None, min_length=1, max_length=60)
+    avatar: str | None = Field(default=None, max_length=40, pattern=r"^[a-z0-9_-]*$")
+    card_deck: str | None = Field(default=None, max_length=40, pattern=r"^[a-z0-9_-]+$")
+    table_theme: str | None = Field(default=None, max_length=40, pattern=r"^[a-z0-9_-]+$")
+    language: Literal["en", "bn", "hi", "ne"] | None = None
+
+
+class UserOut(BaseModel):
+    id: int
+    email: str | None
+    first_name: str
+    tier: str
+    is_admin: bool
+    is_guest: bool
+    avatar: str
+    card_deck: str
+    table_theme: str
+    language: str

@@ -1,0 +1,1 @@
+"""Operator tools: `twentynine admin` lists users and tables, sets tiers, disables accounts."""

@@ -1,0 +1,59 @@
+"""The application: ``create_app(settings)`` builds the FastAPI app with every domain's router."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from sqlalchemy import text
+
+from . import migrate
+from .accounts.router import router as accounts_router
+from .db import make_engine, make_sessionmaker
+from .mail import Mailer
+from .security import CSRFMiddleware, SlidingWindow
+from .settings import Settings, ensure_secret, load_settings
+
+log = logging.getLogger("twentynine.server")
+
+
+def create_app(settings: Settings | None = None, run_migrations: bool = True) -> FastAPI:
+    settings = ensure_secret(settings or load_settings())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = settings.resolved_database_url
+        if run_migrations:
+            await asyncio.to_thread(migrate.upgrade, url)
+        engine = make_engine(url)
+        app.state.engine = engine
+        app.state.sessionmaker = make_sessionmaker(engine)
+        for hook in app.state.startup_hooks:
+            await hook(app)
+        log.info("serving on %s (database %s)", settings.public_url, engine.url.get_backend_name())
+        try:
+            yield
+        finally:
+            for hook in reversed(app.state.shutdown_hooks):
+                await hook(app)
+            await engine.dispose()
+
+    app = FastAPI(title="TwentyNine", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+    app.state.mailer = Mailer(settings)
+    app.state.guest_limiter = SlidingWindow(20, 3600)
+    app.state.startup_hooks = []
+    app.state.shutdown_hooks = []
+    app.add_middleware(CSRFMiddleware)
+    app.include_router(accounts_router)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        async with app.state.sessionmaker() as db:
+            await db.execute(text("SELECT 1"))
+        return {"status": "ok"}
+
+    return app

@@ -1,0 +1,1 @@
+"""Friends: requests by email, accept, decline, remove; limits by tier on both sides."""

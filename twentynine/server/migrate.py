@@ -1,0 +1,26 @@
+"""Running the Alembic migrations from code (on start, and ``twentynine db upgrade``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+
+HERE = Path(__file__).parent
+
+
+def alembic_config(url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(HERE / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))  # ini-style escaping
+    return cfg
+
+
+def upgrade(url: str, revision: str = "head") -> None:
+    """Bring the database at ``url`` to ``revision``. Blocking: call it off the event loop."""
+    command.upgrade(alembic_config(url), revision)
+
+
+def make_revision(url: str, message: str) -> None:
+    command.revision(alembic_config(url), message=message, autogenerate=True)

@@ -1,0 +1,22 @@
+"""Every model, imported in one place for Alembic and for creating the schema."""
+
+from .accounts.models import LoginToken, OIDCIdentity, RateEvent, User, UserSession
+from .db import Base
+from .friends.models import Friendship
+from .history.models import DealHistory, DealPlayer
+from .tables.models import ChatMessage, GameTable, TableSeat
+
+__all__ = [
+    "Base",
+    "ChatMessage",
+    "DealHistory",
+    "DealPlayer",
+    "Friendship",
+    "GameTable",
+    "LoginToken",
+    "OIDCIdentity",
+    "RateEvent",
+    "TableSeat",
+    "User",
+    "UserSession",
+]

@@ -1,0 +1,1 @@
+"""Tables: hosted games among friends, public and private tables, live play, chat."""
