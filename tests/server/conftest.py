@@ -123,3 +123,66 @@ async def sign_in(app: FastAPI, email: str, first_name: str = "Player") -> Clien
     r = await c.post("/api/auth/code", json={"email": email, "code": code})
     assert r.status_code == 200, r.text
     return c
+
+
+# -- a real server on a loopback port, for WebSocket tests ---------------------------------------
+class LiveServer:
+    def __init__(self, app: FastAPI, url: str) -> None:
+        self.app = app
+        self.url = url
+        self.ws_url = url.replace("http://", "ws://")
+
+    def client(self) -> Client:
+        return Client(base_url=self.url, timeout=20)
+
+    async def sign_in(self, email: str, first_name: str = "Player") -> Client:
+        c = self.client()
+        r = await c.post("/api/auth/email", json={"email": email, "first_name": first_name})
+        assert r.status_code == 202, r.text
+        code, _ = last_code(self.app, email)
+        r = await c.post("/api/auth/code", json={"email": email, "code": code})
+        assert r.status_code == 200, r.text
+        return c
+
+
+@pytest_asyncio.fixture
+async def live(database_url: str, tmp_path: Path) -> AsyncIterator[LiveServer]:
+    import asyncio
+    import socket
+    import threading
+
+    import uvicorn
+
+    url = database_url
+    fresh = None
+    if url.startswith("postgres"):
+        fresh = await _fresh_database(url)
+        url = _database_url(url, fresh)
+    settings = Settings(
+        data_dir=tmp_path,
+        database_url=url,
+        secret_key="test-secret",
+        dev_mode=True,
+        bot_delay_ms=0,
+        next_deal_seconds=0.05,
+    )
+    application = create_app(settings)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(
+        application, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        await asyncio.sleep(0.05)
+    assert server.started, "the server did not start"
+    yield LiveServer(application, f"http://127.0.0.1:{port}")
+    server.should_exit = True
+    await asyncio.to_thread(thread.join, 10)
+    if fresh:
+        await _drop_database(database_url, fresh)

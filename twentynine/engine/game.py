@@ -4,8 +4,9 @@ sets, a fixed number of rounds, and the host's resets (RULES.md §7, §11)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action
 from .cards import Card
@@ -164,3 +165,54 @@ def _score_if_over(game: GameState, ev: list[GameEvent]) -> GameState:
     if newly_over:
         ev.append(GameOver(winner))
     return new
+
+
+
+def totals_json(game: GameState) -> dict[str, Any]:
+    """The game's running totals (everything but the round in play) as plain data."""
+    return {
+        "scores": list(game.scores),
+        "red_sets": list(game.red_sets),
+        "black_sets": list(game.black_sets),
+        "deals": game.deals,
+        "rounds_played": game.rounds_played,
+        "rounds_won": list(game.rounds_won),
+        "over": game.over,
+        "winner": game.winner,
+    }
+
+
+def resume(
+    rules: Rules,
+    dealer: int,
+    deck: Sequence[Card],
+    actions: Sequence[Action],
+    totals: Mapping[str, Any] | None = None,
+) -> GameState:
+    """The game after ``actions`` of the deal (``dealer``, ``deck``), the deal having started
+    with ``totals`` (from ``totals_json``); for restoring a stored table. Raises
+    ``IllegalAction`` if an action is not legal."""
+    rnd, _ = start_round(rules, dealer, deck)
+    game = GameState(rules=rules, round=rnd, dealer=dealer)
+    if totals:
+
+        def pair(key: str) -> tuple[int, int]:
+            a, b = totals[key]
+            return (int(a), int(b))
+
+        winner = totals.get("winner")
+        game = dataclasses.replace(
+            game,
+            scores=pair("scores"),
+            red_sets=pair("red_sets"),
+            black_sets=pair("black_sets"),
+            deals=int(totals["deals"]),
+            rounds_played=int(totals["rounds_played"]),
+            rounds_won=pair("rounds_won"),
+            over=bool(totals["over"]),
+            winner=int(winner) if winner is not None else None,
+        )
+    game = _score_if_over(game, [])
+    for action in actions:
+        game, _ = apply(game, action)
+    return game

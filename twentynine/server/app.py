@@ -9,13 +9,20 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from sqlalchemy import text
+from starlette.middleware.sessions import SessionMiddleware
 
 from . import migrate
+from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
 from .db import make_engine, make_sessionmaker
+from .friends.router import router as friends_router
 from .mail import Mailer
 from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings
+from .tables.manager import TableManager
+from .tables.router import router as tables_router
+from .tables.store import TableStore
+from .tables.ws import router as tables_ws
 
 log = logging.getLogger("twentynine.server")
 
@@ -31,6 +38,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
         engine = make_engine(url)
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
+        app.state.tables = TableManager(TableStore(app.state.sessionmaker), settings)
         for hook in app.state.startup_hooks:
             await hook(app)
         log.info("serving on %s (database %s)", settings.public_url, engine.url.get_backend_name())
@@ -39,6 +47,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
         finally:
             for hook in reversed(app.state.shutdown_hooks):
                 await hook(app)
+            await app.state.tables.stop()
             await engine.dispose()
 
     app = FastAPI(title="TwentyNine", version="0.1.0", lifespan=lifespan)
@@ -48,7 +57,19 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.state.startup_hooks = []
     app.state.shutdown_hooks = []
     app.add_middleware(CSRFMiddleware)
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret_key,
+        session_cookie="tn_oidc",
+        max_age=3600,
+        same_site="lax",
+        https_only=settings.secure_cookies,
+    )
     app.include_router(accounts_router)
+    app.include_router(oidc_router)
+    app.include_router(tables_router)
+    app.include_router(tables_ws)
+    app.include_router(friends_router)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:

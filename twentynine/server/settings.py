@@ -46,6 +46,7 @@ class Settings:
     takeover_seconds: int = 60  # default wait before a bot takes a disconnected seat
     socket_messages_per_10s: int = 60
     bot_delay_ms: int = 600  # pause before a bot acts, so people can follow
+    next_deal_seconds: float = 4.0  # the result stays on the table this long
     chat_max_length: int = 300
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -108,6 +109,7 @@ def load_settings(**overrides: Any) -> Settings:
         "new_account_tier": ("NEW_ACCOUNT_TIER", str),
         "takeover_seconds": ("TAKEOVER_SECONDS", int),
         "bot_delay_ms": ("BOT_DELAY_MS", int),
+        "next_deal_seconds": ("NEXT_DEAL_SECONDS", float),
     }
     for key, (name, conv) in env_map.items():
         raw = _env(name)

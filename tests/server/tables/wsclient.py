@@ -1,0 +1,118 @@
+"""A test client for the table socket: keeps the latest state, plays from its view."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import websockets
+
+from ..conftest import Client, LiveServer
+
+
+class TableSocket:
+    def __init__(self, live: LiveServer, http: Client, table_id: str, query: str = "") -> None:
+        self.live = live
+        self.http = http
+        self.table_id = table_id
+        self.query = query
+        self.ws: Any = None
+        self.state: dict[str, Any] | None = None
+        self.messages: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.chat: list[dict[str, Any]] = []
+        self.reader: asyncio.Task[None] | None = None
+        self.changed = asyncio.Event()
+
+    async def connect(self, last_version: int | None = None) -> TableSocket:
+        cookies = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        q = self.query
+        if last_version is not None:
+            q = f"{q}&last_version={last_version}" if q else f"last_version={last_version}"
+        url = f"{self.live.ws_url}/ws/tables/{self.table_id}" + (f"?{q}" if q else "")
+        self.ws = await websockets.connect(url, additional_headers={"Cookie": cookies})
+        first = json.loads(await self.ws.recv())
+        self._take(first)
+        self.chat = list(first.get("chat", []))
+        self.reader = asyncio.create_task(self._read())
+        return self
+
+    def _take(self, msg: dict[str, Any]) -> None:
+        self.messages.append(msg)
+        if msg["type"] == "state":
+            self.state = msg
+        elif msg["type"] == "error":
+            self.errors.append(msg)
+        elif msg["type"] == "chat":
+            self.chat.append(msg["line"])
+        self.changed.set()
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                self._take(json.loads(raw))
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self.reader:
+            await asyncio.wait_for(self.reader, 5)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        assert self.state is not None and self.state["view"] is not None
+        return self.state["view"]
+
+    @property
+    def version(self) -> int:
+        assert self.state is not None
+        return int(self.state["version"])
+
+    async def wait_for(self, predicate: Any, timeout: float = 20) -> dict[str, Any]:
+        async def waiter() -> dict[str, Any]:
+            while True:
+                if self.state is not None and predicate(self.state):
+                    return self.state
+                self.changed.clear()
+                await self.changed.wait()
+
+        return await asyncio.wait_for(waiter(), timeout)
+
+    async def wait_error(self, count: int, timeout: float = 10) -> dict[str, Any]:
+        async def waiter() -> dict[str, Any]:
+            while len(self.errors) < count:
+                self.changed.clear()
+                await self.changed.wait()
+            return self.errors[count - 1]
+
+        return await asyncio.wait_for(waiter(), timeout)
+
+
+def my_turn(state: dict[str, Any]) -> bool:
+    v = state.get("view")
+    return bool(v and v["legal"])
+
+
+async def play_until(sockets: list[TableSocket], done: Any, timeout: float = 60) -> None:
+    """Every socket plays the first legal action whenever it may act, until ``done()``."""
+
+    async def loop() -> None:
+        while not done():
+            acted = False
+            for s in sockets:
+                st = s.state
+                if st and st["view"] and st["view"]["legal_json"]:
+                    before = st["version"]
+                    await s.send({"type": "act", **st["view"]["legal_json"][0]})
+                    await s.wait_for(lambda x, b=before: x["version"] > b or bool(s.errors))
+                    acted = True
+                    break
+            if not acted:
+                await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(loop(), timeout)

@@ -1,0 +1,758 @@
+"""A live table: one ordered queue of commands, the game, and the connections watching it.
+
+Every change — an action, a seat taken, a reset, a chat line — is a command on the table's queue,
+handled one at a time: checked (who may do this?), applied by the engine, stored (compare-and-set
+on the version), then sent to every connection as that connection's own view. Bots act through
+the same queue with the same views as people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import random
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...bots import Bot, make_bot
+from ...engine import IllegalAction, NotationError, event_json
+from ...engine.actions import action_from_json
+from ...engine.cards import card_code, parse_card
+from ...engine.events import Event
+from ...engine.game import (
+    GameOver,
+    GameState,
+    ScoreChanged,
+    apply,
+    new_game,
+    next_round,
+    reset_scores,
+    restart_round,
+    resume,
+    totals_json,
+)
+from ...engine.records import DealRecord, RulesSpec
+from ...engine.round import to_act
+from ...engine.rules import Rules
+from ...engine.shuffle import next_deck, secure_rng, uniform_deck
+from ...engine.views import View, spectator_view, view
+from ..settings import Settings
+from .store import StaleVersion, TableStore
+
+log = logging.getLogger("twentynine.tables")
+
+RESETS = ("score", "round", "deck", "all")
+STANDIN_LEVEL = "intermediate"
+
+
+class TableError(Exception):
+    """A refused command: ``reason`` is a short code, the message is for people."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass
+class Seat:
+    user_id: int | None = None
+    name: str = ""
+    bot: str = ""  # level or URL of a bot sitting here; "" for a person (or an empty seat)
+    joined: bool = False
+    standin: str = ""  # a bot playing for an absent person
+    connections: int = 0
+    away_since: float | None = None  # monotonic time the person left
+    takeover_at: float | None = None  # wall-clock time the stand-in bot takes over
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def empty(self) -> bool:
+        return not self.bot and self.user_id is None
+
+    @property
+    def controller(self) -> str:
+        """The bot that acts for this seat now, or "" when a person does."""
+        return self.bot or self.standin
+
+
+@dataclass(eq=False)
+class Connection:
+    """One WebSocket: who it is, what it sees, and its outgoing queue."""
+
+    user_id: int | None
+    name: str
+    seat: int | None  # the seat it plays, or None for a spectator
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    toggled: set[int] = field(default_factory=set)
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(
+        default_factory=lambda: asyncio.Queue(maxsize=256)
+    )
+    last_messages: deque[float] = field(default_factory=deque)
+    closed: bool = False
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat is None
+
+
+@dataclass
+class TableInfo:
+    id: str
+    kind: str
+    host_id: int | None
+    rules_spec: RulesSpec
+    name: str = ""
+    conference_url: str = ""
+    spectators_see: str = "host_hand"
+    takeover_seconds: int = 60
+    invite_code: str | None = None
+
+
+class TableRuntime:
+    def __init__(
+        self,
+        info: TableInfo,
+        seats: list[Seat],
+        store: TableStore,
+        settings: Settings,
+        version: int = 0,
+        status: str = "waiting",
+        state: dict[str, Any] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.info = info
+        self.rules: Rules = info.rules_spec.rules
+        self.seats = seats
+        self.store = store
+        self.settings = settings
+        self.version = version
+        self.status = status
+        self.rng = rng or secure_rng()
+        self.game: GameState | None = None
+        self.totals: dict[str, Any] | None = None  # the game's totals when this deal began
+        self.actions: list[dict[str, Any]] = []
+        self.game_no = 1
+        self.deck_reset = False
+        self.recent: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=200)
+        self.conns: set[Connection] = set()
+        self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = (
+            asyncio.Queue()
+        )
+        self.worker: asyncio.Task[None] | None = None
+        self.timers: dict[str, asyncio.Task[None]] = {}
+        self.bots: dict[int, Bot] = {}
+        if state:
+            self._restore(state)
+
+    # -- the queue ---------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.worker is None:
+            self.worker = asyncio.create_task(self._work(), name=f"table-{self.info.id}")
+            self._schedule_bots()
+
+    async def stop(self) -> None:
+        for task in list(self.timers.values()):
+            task.cancel()
+        if self.worker:
+            self.worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.worker
+        for conn in list(self.conns):
+            await self._close(conn)
+
+    async def submit(self, command: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``command`` in the table's order and return its result (or raise its error)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.inbox.put((command, future))
+        return await future
+
+    async def _work(self) -> None:
+        while True:
+            command, future = await self.inbox.get()
+            try:
+                result = await command()
+            except Exception as e:
+                if not future.done():
+                    future.set_exception(e)
+                if not isinstance(e, TableError | IllegalAction | NotationError):
+                    log.exception("table %s: command failed", self.info.id)
+            else:
+                if not future.done():
+                    future.set_result(result)
+
+    # -- state and persistence --------------------------------------------------------------
+    def _restore(self, state: dict[str, Any]) -> None:
+        self.totals = state.get("totals")
+        self.game_no = int(state.get("game_no", 1))
+        self.deck_reset = bool(state.get("deck_reset", False))
+        self.actions = list(state.get("actions", []))
+        deck = [parse_card(c) for c in state["deck"]]
+        actions = [action_from_json(a) for a in self.actions]
+        self.game = resume(self.rules, int(state["dealer"]), deck, actions, self.totals)
+
+    def snapshot(self) -> dict[str, Any] | None:
+        if self.game is None:
+            return None
+        rnd = self.game.round
+        return {
+            "totals": self.totals,
+            "dealer": rnd.dealer,
+            "deck": [card_code(c) for c in rnd.deck],
+            "actions": self.actions,
+            "game_no": self.game_no,
+            "deck_reset": self.deck_reset,
+        }
+
+    def _seat_rows(self) -> list[tuple[int, int | None, str, bool]]:
+        return [(i, s.user_id, s.bot, s.joined) for i, s in enumerate(self.seats)]
+
+    async def _commit(self, events: list[dict[str, Any]], seats_changed: bool = False) -> None:
+        """Store the new snapshot (compare-and-set on the version), then tell everyone."""
+        new_version = self.version + 1
+        try:
+            await self.store.save(
+                self.info.id,
+                self.version,
+                new_version,
+                self.snapshot(),
+                self.status,
+                self._seat_rows() if seats_changed else None,
+            )
+        except StaleVersion:
+            log.error("table %s: stored version moved on; reloading", self.info.id)
+            raise TableError("stale", "the table changed elsewhere; reconnect") from None
+        self.version = new_version
+        self.recent.append((new_version, events))
+        self._broadcast(events)
+        self._schedule_bots()
+
+    # -- views and messages -------------------------------------------------------------------
+    def viewer_seats(self, conn: Connection) -> frozenset[int]:
+        """The seats whose hands a spectator connection sees."""
+        if self.info.spectators_see == "none":
+            return frozenset()
+        seen = set(conn.toggled)
+        host_seat = self.seat_of(self.info.host_id)
+        if host_seat is not None:
+            seen.add(host_seat)
+        return frozenset(seen)
+
+    def view_for(self, conn: Connection) -> View | None:
+        if self.game is None:
+            return None
+        rnd = self.game.round
+        if conn.seat is not None:
+            return view(rnd, conn.seat)
+        return spectator_view(rnd, self.viewer_seats(conn))
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id and not s.bot:
+                return i
+        return None
+
+    def table_json(self, conn: Connection | None = None) -> dict[str, Any]:
+        game = self.game
+        out: dict[str, Any] = {
+            "id": self.info.id,
+            "kind": self.info.kind,
+            "name": self.info.name,
+            "host_id": self.info.host_id,
+            "status": self.status,
+            "rules": self.info.rules_spec.to_json(),
+            "direction": self.rules.direction,
+            "conference_url": self.info.conference_url,
+            "spectators_see": self.info.spectators_see,
+            "takeover_seconds": self.info.takeover_seconds,
+            "version": self.version,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "user_id": s.user_id,
+                    "bot": s.bot if not s.bot.startswith("http") else "external",
+                    "standin": bool(s.standin),
+                    "joined": s.joined or s.is_bot,
+                    "connected": s.connections > 0 or s.is_bot,
+                    "takeover_at": s.takeover_at,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "game": None
+            if game is None
+            else {
+                "scores": list(game.scores),
+                "red_sets": list(game.red_sets),
+                "black_sets": list(game.black_sets),
+                "deals": game.deals,
+                "rounds_played": game.rounds_played,
+                "rounds_won": list(game.rounds_won),
+                "over": game.over,
+                "winner": game.winner,
+                "game_no": self.game_no,
+            },
+        }
+        if conn is not None:
+            out["you"] = {
+                "user_id": conn.user_id,
+                "seat": conn.seat,
+                "spectator": conn.spectator,
+                "host": conn.user_id is not None and conn.user_id == self.info.host_id,
+                "sees": sorted(self.viewer_seats(conn)) if conn.spectator else [conn.seat],
+                "can_toggle": conn.spectator and self.info.spectators_see != "none",
+            }
+        return out
+
+    def message_for(
+        self, conn: Connection, events: list[dict[str, Any]], snapshot: bool = False
+    ) -> dict[str, Any]:
+        v = self.view_for(conn)
+        return {
+            "type": "state",
+            "version": self.version,
+            "snapshot": snapshot,
+            "events": events,
+            "table": self.table_json(conn),
+            "view": None if v is None else v.to_json(),
+        }
+
+    def _broadcast(self, events: list[dict[str, Any]]) -> None:
+        for conn in list(self.conns):
+            self.push(conn, self.message_for(conn, events))
+
+    def push(self, conn: Connection, message: dict[str, Any]) -> None:
+        if conn.closed:
+            return
+        try:
+            conn.outbox.put_nowait(message)
+        except asyncio.QueueFull:  # a client that cannot keep up reconnects for a snapshot
+            log.warning("table %s: dropping a slow connection", self.info.id)
+            conn.closed = True
+            self.conns.discard(conn)
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.outbox.put_nowait(None)
+
+    def catch_up(self, conn: Connection, last_version: int | None) -> dict[str, Any]:
+        """What a (re)connecting client missed since ``last_version``: the events in between
+        when we still have them, else a fresh snapshot; always with its current view."""
+        if last_version is not None and last_version <= self.version:
+            missed = [evs for ver, evs in self.recent if ver > last_version]
+            have_all = last_version == self.version or (
+                self.recent and self.recent[0][0] <= last_version + 1
+            )
+            if have_all:
+                return self.message_for(conn, [e for evs in missed for e in evs])
+        return self.message_for(conn, [], snapshot=True)
+
+    async def _close(self, conn: Connection) -> None:
+        conn.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            conn.outbox.put_nowait(None)
+
+    # -- connections --------------------------------------------------------------------------
+    async def connect(self, conn: Connection, last_version: int | None) -> dict[str, Any]:
+        async def command() -> dict[str, Any]:
+            self.conns.add(conn)
+            if conn.seat is not None:
+                seat = self.seats[conn.seat]
+                seat.connections += 1
+                if seat.away_since is not None or seat.standin:
+                    seat.away_since = seat.takeover_at = None
+                    self._cancel_timer(f"takeover-{conn.seat}")
+                    if seat.standin:  # the player takes the seat back from the bot
+                        seat.standin = ""
+                        self.bots.pop(conn.seat, None)
+                    self._broadcast([{"type": "seat_back", "seat": conn.seat}])
+                    self._schedule_bots()
+            return self.catch_up(conn, last_version)
+
+        result: dict[str, Any] = await self.submit(command)
+        return result
+
+    async def disconnect(self, conn: Connection) -> None:
+        async def command() -> None:
+            if conn not in self.conns:
+                return
+            self.conns.discard(conn)
+            if conn.seat is None:
+                return
+            seat = self.seats[conn.seat]
+            seat.connections = max(0, seat.connections - 1)
+            if seat.connections == 0 and self.status == "playing":
+                seat.away_since = time.monotonic()
+                wait = self.info.takeover_seconds
+                seat.takeover_at = time.time() + wait
+                self._start_timer(f"takeover-{conn.seat}", wait, self._takeover(conn.seat))
+                self._broadcast([{"type": "seat_away", "seat": conn.seat, "seconds": wait}])
+
+        await self.submit(command)
+        await self._close(conn)
+
+    def _takeover(self, seat_no: int) -> Callable[[], Awaitable[None]]:
+        async def command() -> None:
+            seat = self.seats[seat_no]
+            if seat.connections == 0 and self.status == "playing" and not seat.bot:
+                seat.standin = STANDIN_LEVEL
+                seat.takeover_at = None
+                self._broadcast([{"type": "bot_takeover", "seat": seat_no}])
+                self._schedule_bots()
+
+        return command
+
+    # -- timers -------------------------------------------------------------------------------
+    def _start_timer(self, key: str, seconds: float, command: Callable[[], Awaitable[Any]]) -> None:
+        self._cancel_timer(key)
+
+        async def later() -> None:
+            await asyncio.sleep(seconds)
+            self.timers.pop(key, None)
+            with contextlib.suppress(Exception):
+                await self.submit(command)
+
+        self.timers[key] = asyncio.create_task(later())
+
+    def _cancel_timer(self, key: str) -> None:
+        task = self.timers.pop(key, None)
+        if task is not None:
+            task.cancel()
+
+    # -- commands -----------------------------------------------------------------------------
+    async def act(self, conn: Connection, message: dict[str, Any]) -> None:
+        """A person's action from a connection: only for the seat that connection plays."""
+
+        async def command() -> None:
+            if conn.seat is None:
+                raise TableError("spectator", "spectators cannot play")
+            seat = self.seats[conn.seat]
+            if seat.user_id != conn.user_id or seat.bot:
+                raise TableError("not_your_seat", "this is not your seat")
+            claimed = message.get("seat", conn.seat)
+            if claimed != conn.seat:
+                raise TableError("forged_seat", f"you play seat {conn.seat}, not {claimed!r}")
+            body = {k: v for k, v in message.items() if k not in ("type", "seat", "version")}
+            expected = message.get("version")
+            if expected is not None and expected != self.version:
+                raise TableError("stale", f"the table is at version {self.version}")
+            await self._apply(action_from_json(body, conn.seat))
+
+        await self.submit(command)
+
+    async def _apply(self, action: Any) -> None:
+        if self.status != "playing" or self.game is None:
+            raise TableError("not_playing", f"the table is {self.status}, not playing")
+        self.game, events = apply(self.game, action)
+        self.actions.append(action.to_json())
+        out = [game_event_json(e) for e in events]
+        await self._commit(out)
+        if self.game.round.is_over:
+            await self._deal_finished()
+
+    async def _deal_finished(self) -> None:
+        game = self.game
+        assert game is not None
+        rnd = game.round
+        record = DealRecord(self.info.rules_spec, rnd.dealer, rnd.deck, ()).to_json()
+        record["actions"] = self.actions
+        team = None
+        if rnd.outcome != "invalid":
+            team = (rnd.caller if rnd.caller >= 0 else rnd.bidder) & 1
+        await self.store.add_deal(
+            self.info.id,
+            self.game_no,
+            game.deals,
+            record,
+            rnd.outcome,
+            team,
+            rnd.contract if rnd.bidder >= 0 else "",
+            list(rnd.score_delta),
+            [None if s.bot else s.user_id for s in self.seats],
+            game.over,
+            game.winner,
+        )
+        self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
+
+    async def _next_deal(self) -> None:
+        game = self.game
+        if game is None or not game.round.is_over or self.status == "closed":
+            return
+        if self.deck_reset:
+            deck = uniform_deck(self.rng)
+            self.deck_reset = False
+        else:
+            deck = next_deck(game.round, self.rules.shuffle, self.rng)
+        self.game, events = next_round(game, deck)
+        self.totals = totals_json(self.game)
+        self.actions = []
+        out = [game_event_json(e) for e in events]
+        await self._commit([{"type": "new_deal", "dealer": self.game.dealer}, *out])
+        if self.game.round.is_over:  # an invalid deal (no points with the first hand …)
+            await self._deal_finished()
+
+    async def start_game(self) -> None:
+        """Deal the first deal (all four seats are taken)."""
+        dealer = self.rng.randrange(4)
+        self.game, events = new_game(self.rules, dealer, uniform_deck(self.rng))
+        self.totals = totals_json(self.game)
+        self.actions = []
+        self.status = "playing"
+        await self._commit(
+            [{"type": "game_started", "dealer": dealer}] + [game_event_json(e) for e in events],
+            seats_changed=True,
+        )
+        if self.game.round.is_over:
+            await self._deal_finished()
+
+    async def reset(self, conn_user: int | None, what: str) -> None:
+        async def command() -> None:
+            if conn_user is None or conn_user != self.info.host_id:
+                raise TableError("not_host", "only the host can reset")
+            if what not in RESETS:
+                raise TableError("bad_reset", f"reset one of: {', '.join(RESETS)}")
+            if self.game is None:
+                raise TableError("not_playing", "the game has not started")
+            self._cancel_timer("next-deal")
+            events: list[dict[str, Any]] = [{"type": "reset", "what": what}]
+            if what in ("score", "all"):
+                self.game = reset_scores(self.game)
+                self.totals = totals_json(self.game)
+            if what in ("deck", "all"):
+                self.deck_reset = True
+            if what in ("round", "all"):
+                if self.deck_reset:
+                    deck = uniform_deck(self.rng)
+                    self.deck_reset = False
+                else:
+                    deck = next_deck(self.game.round, self.rules.shuffle, self.rng)
+                self.game, evs = restart_round(self.game, deck)
+                self.totals = totals_json(self.game)
+                self.actions = []
+                events += [game_event_json(e) for e in evs]
+            await self._commit(events)
+
+        await self.submit(command)
+
+    async def toggle(self, conn: Connection, seat: int) -> None:
+        async def command() -> None:
+            if not conn.spectator:
+                raise TableError("not_spectator", "only spectators toggle hands")
+            if self.info.spectators_see == "none":
+                raise TableError("no_hands", "the host chose that spectators see no hands")
+            if not isinstance(seat, int) or not 0 <= seat <= 3:
+                raise TableError("bad_seat", "seats are 0-3")
+            conn.toggled ^= {seat}
+            self.push(conn, self.message_for(conn, [{"type": "toggled", "seat": seat}]))
+
+        await self.submit(command)
+
+    async def chat(self, conn: Connection, text: str) -> None:
+        async def command() -> None:
+            line = text.strip()
+            if not line:
+                raise TableError("empty", "say something")
+            if len(line) > self.settings.chat_max_length:
+                raise TableError(
+                    "too_long", f"chat lines are at most {self.settings.chat_max_length} characters"
+                )
+            row = await self.store.add_chat(
+                self.info.id, conn.user_id, conn.name, conn.spectator, line
+            )
+            msg = {"type": "chat", "line": chat_json(row)}
+            for c in list(self.conns):
+                self.push(c, msg)
+
+        await self.submit(command)
+
+    # -- seats ------------------------------------------------------------------------------
+    async def join(self, user_id: int, name: str, wanted: int | None = None) -> int:
+        """Take (or confirm) a seat; the game starts once every seat is taken and joined."""
+
+        async def command() -> int:
+            if self.status == "closed":
+                raise TableError("closed", "the table is closed")
+            seat_no = self.seat_of(user_id)
+            if seat_no is None:
+                if self.info.kind in ("hosted", "solo"):
+                    raise TableError("not_invited", "you have no seat at this table")
+                seat_no = self._free_seat(wanted)
+                seat = self.seats[seat_no]
+                if seat.bot:
+                    self.bots.pop(seat_no, None)
+                seat.user_id, seat.name, seat.bot, seat.standin = user_id, name, "", ""
+            self.seats[seat_no].joined = True
+            if self.status == "waiting" and all(
+                (s.bot or (s.user_id is not None and s.joined)) for s in self.seats
+            ):
+                await self.start_game()
+            else:
+                await self._commit([{"type": "seat_taken", "seat": seat_no}], seats_changed=True)
+            return seat_no
+
+        result: int = await self.submit(command)
+        return result
+
+    def _free_seat(self, wanted: int | None) -> int:
+        order = [wanted] if wanted is not None else []
+        order += [i for i, s in enumerate(self.seats) if s.empty]
+        order += [i for i, s in enumerate(self.seats) if s.is_bot]
+        for i in order:
+            if i is not None and (self.seats[i].empty or self.seats[i].is_bot):
+                return i
+        raise TableError("full", "no open seat at this table")
+
+    async def leave(self, user_id: int) -> None:
+        async def command() -> None:
+            seat_no = self.seat_of(user_id)
+            if seat_no is None:
+                raise TableError("not_seated", "you have no seat at this table")
+            if self.info.kind == "hosted":
+                raise TableError("hosted", "a hosted game keeps its players; the host can close it")
+            if self.status == "waiting":
+                self.seats[seat_no] = Seat()
+            else:  # a bot takes the seat for good (someone may take it over later)
+                self.seats[seat_no] = Seat(name="Bot", bot=STANDIN_LEVEL, joined=True)
+            self.bots.pop(seat_no, None)
+            self._cancel_timer(f"takeover-{seat_no}")
+            if not self.humans():
+                self.status = "closed"
+            await self._commit([{"type": "seat_left", "seat": seat_no}], seats_changed=True)
+
+        await self.submit(command)
+
+    async def fill_with_bots(self, user_id: int | None, level: str = STANDIN_LEVEL) -> None:
+        async def command() -> None:
+            if user_id is None or user_id != self.info.host_id:
+                raise TableError("not_host", "only the table's host can seat bots")
+            if self.info.kind == "hosted":
+                raise TableError("hosted", "a hosted game is played by the host's friends")
+            for i, s in enumerate(self.seats):
+                if s.empty:
+                    self.seats[i] = Seat(name=level.capitalize(), bot=level, joined=True)
+            if self.status == "waiting" and all(
+                (s.bot or (s.user_id is not None and s.joined)) for s in self.seats
+            ):
+                await self.start_game()
+            else:
+                await self._commit([{"type": "bots_seated"}], seats_changed=True)
+
+        await self.submit(command)
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None and not s.bot]
+
+    async def pause(self, user_id: int | None, paused: bool) -> None:
+        async def command() -> None:
+            humans = self.humans()
+            if user_id is None or humans != [user_id]:
+                raise TableError("not_alone", "only the one person at a table of bots can pause")
+            if paused and self.status != "playing":
+                raise TableError("not_playing", "the table is not playing")
+            if not paused and self.status != "paused":
+                raise TableError("not_paused", "the table is not paused")
+            self.status = "paused" if paused else "playing"
+            await self._commit([{"type": "paused" if paused else "resumed"}])
+
+        await self.submit(command)
+
+    async def close(self, user_id: int | None, force: bool = False) -> None:
+        async def command() -> None:
+            if not force and (user_id is None or user_id != self.info.host_id):
+                raise TableError("not_host", "only the host can close the table")
+            self.status = "closed"
+            for task in list(self.timers.values()):
+                task.cancel()
+            self.timers.clear()
+            await self._commit([{"type": "closed"}])
+
+        await self.submit(command)
+
+    # -- bots ---------------------------------------------------------------------------------
+    def bot_for(self, seat_no: int) -> Bot:
+        bot = self.bots.get(seat_no)
+        if bot is None:
+            level = self.seats[seat_no].controller
+            if level.startswith(("http://", "https://")):
+                from ...bhoos.client import BhoosBot
+
+                bot = BhoosBot(level)
+            else:
+                bot = make_bot(level, self.rng.randrange(2**31))
+            self.bots[seat_no] = bot
+        return bot
+
+    def _schedule_bots(self) -> None:
+        game = self.game
+        if game is None or self.status != "playing" or game.round.is_over:
+            return
+        for seat_no in to_act(game.round):
+            if self.seats[seat_no].controller and f"bot-{seat_no}" not in self.timers:
+                self._start_timer(
+                    f"bot-{seat_no}",
+                    self.settings.bot_delay_ms / 1000,
+                    self._bot_move(seat_no, self.version),
+                )
+
+    def _bot_move(self, seat_no: int, version: int) -> Callable[[], Awaitable[None]]:
+        async def command() -> None:
+            game = self.game
+            if (
+                game is None
+                or self.status != "playing"
+                or game.round.is_over
+                or not self.seats[seat_no].controller
+                or seat_no not in to_act(game.round)
+            ):
+                return
+            if version != self.version:  # the table moved on; think again from here
+                self._schedule_bots()
+                return
+            v = view(game.round, seat_no)
+            bot = self.bot_for(seat_no)
+            try:
+                action = await asyncio.to_thread(bot.choose, v)
+                if action not in v.legal:
+                    raise ValueError(f"bot chose an illegal action {action}")
+            except Exception:  # a failing bot (say, an external one) must not stall the table
+                log.exception(
+                    "table %s: bot in seat %d failed; a stand-in plays", self.info.id, seat_no
+                )
+                self.bots[seat_no] = make_bot(STANDIN_LEVEL, self.rng.randrange(2**31))
+                action = self.bots[seat_no].choose(v)
+            await self._apply(action)
+
+        return command
+
+
+def chat_json(row: Any) -> dict[str, Any]:
+    at = row.created_at
+    return {
+        "id": row.id,
+        "name": row.name,
+        "user_id": row.user_id,
+        "spectator": row.spectator,
+        "text": row.text,
+        "at": at.replace(tzinfo=dt.UTC).isoformat() if at else None,
+    }
+
+
+def game_event_json(e: Event | ScoreChanged | GameOver) -> dict[str, Any]:
+    if isinstance(e, ScoreChanged):
+        return {
+            "type": "score",
+            "scores": list(e.scores),
+            "red_sets": list(e.red_sets),
+            "black_sets": list(e.black_sets),
+        }
+    if isinstance(e, GameOver):
+        return {"type": "game_over", "winner": e.winner}
+    return event_json(e)

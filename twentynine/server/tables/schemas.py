@@ -1,0 +1,135 @@
+"""Request bodies for the tables API and the messages of the table socket (docs/protocol.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ...bots import LEVELS
+
+SeatSpec = Literal["me", "open"] | str  # "bot:<level>" too
+
+
+class RulesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    preset: str = "standard"
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class CreateTable(BaseModel):
+    """A public table, a private one (joined by invite code), or a solo game against bots."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["public", "private", "solo"] = "public"
+    name: str = Field(default="", max_length=80)
+    rules: RulesIn = Field(default_factory=RulesIn)
+    #: what sits in each seat: "me" (exactly once), "open", or "bot:<level>"
+    seats: list[str] = Field(default_factory=lambda: ["me", "open", "open", "open"])
+    takeover_seconds: int = Field(default=60, ge=1, le=600)
+
+    @field_validator("seats")
+    @classmethod
+    def _seats(cls, seats: list[str]) -> list[str]:
+        if len(seats) != 4:
+            raise ValueError("give exactly four seats")
+        if seats.count("me") != 1:
+            raise ValueError('exactly one seat must be "me"')
+        for s in seats:
+            if s in ("me", "open"):
+                continue
+            if not s.startswith("bot:") or s[4:] not in LEVELS:
+                raise ValueError(
+                    f'a seat is "me", "open" or "bot:<level>" with a level of {", ".join(LEVELS)}'
+                )
+        return seats
+
+
+class CreateHosted(BaseModel):
+    """A host's game among friends (seed 000)."""
+
+    model_config = ConfigDict(extra="forbid")
+    #: user id per seat (the host among them); or leave it out and give ``players``
+    seats: list[int] | None = None
+    #: the three friends, seated in random teams with the host
+    players: list[int] | None = None
+    rules: RulesIn = Field(default_factory=RulesIn)
+    conference_url: str = Field(default="", max_length=500)
+    spectators_see: Literal["host_hand", "none"] = "host_hand"
+    takeover_seconds: int = Field(default=60, ge=1, le=600)
+    name: str = Field(default="", max_length=80)
+
+    @field_validator("conference_url")
+    @classmethod
+    def _url(cls, url: str) -> str:
+        url = url.strip()
+        if not url:
+            return url
+        from urllib.parse import urlparse
+
+        parts = urlparse(url)
+        if parts.scheme != "https" or not parts.netloc or " " in url:
+            raise ValueError("the conference link must be an https:// address")
+        return url
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str | None = Field(default=None, max_length=16)
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class ResetTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    what: Literal["score", "round", "deck", "all"]
+
+
+# -- socket messages (client to server) -------------------------------------------------------
+class Act(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["act"]
+    act: str
+    value: int | None = None
+    suit: str | None = None
+    card: str | None = None
+    seat: int | None = None
+    version: int | None = None
+
+
+class Chat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["chat"]
+    text: str = Field(max_length=2000)
+
+
+class Toggle(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["toggle"]
+    seat: int = Field(ge=0, le=3)
+
+
+class Reset(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["reset"]
+    what: Literal["score", "round", "deck", "all"]
+
+
+class Pause(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["pause", "resume"]
+
+
+class Hello(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["hello"]
+    last_version: int | None = None
+
+
+class Ping(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Act | Chat | Toggle | Reset | Pause | Hello | Ping, Field(discriminator="type")
+]

@@ -1,0 +1,148 @@
+"""Creating tables, taking seats, and deciding who may see, join, play or host."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ...engine.errors import InvalidRules, NotationError
+from ...engine.records import RulesSpec
+from ..accounts.models import CAN_HOST, User
+from ..friends.service import are_friends
+from .models import GameTable, TableSeat
+from .schemas import CreateHosted, CreateTable, RulesIn
+
+
+class AccessError(Exception):
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def new_id(nbytes: int = 8) -> str:
+    return secrets.token_urlsafe(nbytes)[:11]
+
+
+def rules_spec(body: RulesIn) -> RulesSpec:
+    try:
+        spec = RulesSpec(body.preset, body.options)
+        spec.rules  # noqa: B018 - validate now
+    except (InvalidRules, NotationError, TypeError) as e:
+        raise AccessError(422, f"rules: {e}") from None
+    return spec
+
+
+async def seats_of(db: AsyncSession, table_id: str) -> list[TableSeat]:
+    return list(
+        await db.scalars(
+            select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)
+        )
+    )
+
+
+async def create_table(db: AsyncSession, user: User, body: CreateTable) -> GameTable:
+    if user.is_guest and body.kind != "solo":
+        raise AccessError(403, "guests may play solo against bots; sign in to open tables")
+    spec = rules_spec(body.rules)
+    seats = body.seats
+    if body.kind == "solo":
+        seats = [
+            "me" if s == "me" else (s if s.startswith("bot:") else "bot:intermediate")
+            for s in seats
+        ]
+    table = GameTable(
+        id=new_id(),
+        kind=body.kind,
+        host_id=user.id,
+        invite_code=new_id(6) if body.kind == "private" else None,
+        name=body.name.strip() or f"{user.first_name}'s table",
+        rules=spec.to_json(),
+        takeover_seconds=body.takeover_seconds,
+        status="waiting",
+    )
+    db.add(table)
+    await db.flush()
+    for i, s in enumerate(seats):
+        if s == "me":
+            db.add(TableSeat(table_id=table.id, seat=i, user_id=user.id, joined=True))
+        elif s == "open":
+            db.add(TableSeat(table_id=table.id, seat=i))
+        else:
+            db.add(TableSeat(table_id=table.id, seat=i, bot=s[4:], joined=True))
+    await db.commit()
+    return table
+
+
+async def active_hosted(db: AsyncSession, host_id: int) -> GameTable | None:
+    row: GameTable | None = await db.scalar(
+        select(GameTable).where(
+            GameTable.host_id == host_id, GameTable.kind == "hosted", GameTable.status != "closed"
+        )
+    )
+    return row
+
+
+async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> GameTable:
+    if not CAN_HOST.get(host.tier, False):
+        raise AccessError(403, f"a {host.tier} account cannot host; hosting needs a standard one")
+    if await active_hosted(db, host.id) is not None:
+        raise AccessError(409, "you already host a game; close it before hosting another")
+    if body.seats is not None:
+        seats = list(body.seats)
+        if len(seats) != 4 or len(set(seats)) != 4 or host.id not in seats:
+            raise AccessError(422, "seats: four different players, the host among them")
+    elif body.players is not None:
+        if len(body.players) != 3 or len(set(body.players)) != 3 or host.id in body.players:
+            raise AccessError(422, "players: three different friends")
+        seats = [host.id, *body.players]
+        random.SystemRandom().shuffle(seats)  # random teams (seed 001)
+    else:
+        raise AccessError(422, "give seats (a user id per seat) or players (three friends)")
+    for uid in seats:
+        if uid == host.id:
+            continue
+        friend = await db.get(User, uid)
+        if friend is None or friend.disabled or friend.is_guest:
+            raise AccessError(404, f"no such player: {uid}")
+        if not await are_friends(db, host.id, uid):
+            raise AccessError(403, f"{friend.first_name} is not your friend")
+    spec = rules_spec(body.rules)
+    table = GameTable(
+        id=new_id(),
+        kind="hosted",
+        host_id=host.id,
+        name=body.name.strip() or f"{host.first_name}'s game",
+        rules=spec.to_json(),
+        conference_url=body.conference_url,
+        spectators_see=body.spectators_see,
+        takeover_seconds=body.takeover_seconds,
+        status="waiting",
+    )
+    db.add(table)
+    await db.flush()
+    for i, uid in enumerate(seats):
+        db.add(TableSeat(table_id=table.id, seat=i, user_id=uid, joined=False))
+    await db.commit()
+    return table
+
+
+async def can_view(db: AsyncSession, table: GameTable, user: User | None, code: str | None) -> bool:
+    """May ``user`` watch (or, if seated, play at) this table?"""
+    if table.status == "closed":
+        return False
+    if user is None:
+        return False
+    seats = await seats_of(db, table.id)
+    if any(s.user_id == user.id for s in seats):
+        return True
+    if table.kind == "public":
+        return True
+    if table.kind == "private":
+        return code is not None and secrets.compare_digest(code, table.invite_code or "")
+    if table.kind == "hosted":
+        return table.host_id is not None and await are_friends(db, table.host_id, user.id)
+    return False  # solo: its player only

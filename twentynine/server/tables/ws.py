@@ -1,0 +1,142 @@
+"""The table socket: ``/ws/tables/{id}``. See docs/protocol.md for every message."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+from urllib.parse import urlparse
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import TypeAdapter, ValidationError
+
+from ...engine.errors import EngineError
+from ..deps import user_from_token
+from ..security import SESSION_COOKIE
+from . import service
+from .models import GameTable
+from .runtime import Connection, TableError, TableRuntime
+from .schemas import Act, Chat, ClientMessage, Hello, Pause, Ping, Reset, Toggle
+
+log = logging.getLogger("twentynine.ws")
+router = APIRouter()
+MESSAGE = TypeAdapter(ClientMessage)
+MAX_MESSAGE = 4096
+
+
+def _origin_ok(ws: WebSocket) -> bool:
+    """Refuse cross-site sockets: a browser always sends Origin; it must be this host."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True  # not a browser (bots, tests, tools): cookies are still required
+    return urlparse(origin).netloc == ws.headers.get("host", "")
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(ws: WebSocket, table_id: str) -> None:
+    app = ws.app
+    if not _origin_ok(ws):
+        await ws.close(code=4403, reason="cross-site socket refused")
+        return
+    async with app.state.sessionmaker() as db:
+        user = await user_from_token(db, ws.cookies.get(SESSION_COOKIE))
+        row = await db.get(GameTable, table_id)
+        code = ws.query_params.get("code")
+        allowed = row is not None and await service.can_view(db, row, user, code)
+    if user is None:
+        await ws.close(code=4401, reason="sign in first")
+        return
+    if not allowed:
+        await ws.close(code=4404, reason="no such table")
+        return
+    runtime: TableRuntime | None = await app.state.tables.get(table_id)
+    if runtime is None:
+        await ws.close(code=4404, reason="no such table")
+        return
+    await ws.accept()
+    conn = Connection(user.id, user.first_name, runtime.seat_of(user.id), ws.send_json)
+    last = ws.query_params.get("last_version")
+    first = await runtime.connect(conn, int(last) if last and last.isdigit() else None)
+    first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
+    await ws.send_json(first)
+    writer = asyncio.create_task(_writer(ws, conn))
+    try:
+        await _reader(ws, runtime, conn, app.state.settings.socket_messages_per_10s)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await runtime.disconnect(conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+def _chat(row: Any) -> dict[str, Any]:
+    from .runtime import chat_json
+
+    return chat_json(row)
+
+
+async def _writer(ws: WebSocket, conn: Connection) -> None:
+    while True:
+        message = await conn.outbox.get()
+        if message is None:
+            with contextlib.suppress(Exception):
+                await ws.close(code=4000, reason="reconnect for a fresh snapshot")
+            return
+        await ws.send_json(message)
+
+
+async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit: int) -> None:
+    while True:
+        text = await ws.receive_text()
+        now = time.monotonic()
+        while conn.last_messages and now - conn.last_messages[0] > 10:
+            conn.last_messages.popleft()
+        if len(conn.last_messages) >= limit:
+            _error(runtime, conn, "rate_limited", f"at most {limit} messages in 10 seconds")
+            continue
+        conn.last_messages.append(now)
+        if len(text) > MAX_MESSAGE:
+            _error(runtime, conn, "too_large", f"messages are at most {MAX_MESSAGE} characters")
+            continue
+        try:
+            message = MESSAGE.validate_python(json.loads(text))
+        except (json.JSONDecodeError, ValidationError) as e:
+            _error(runtime, conn, "malformed", _short(e))
+            continue
+        try:
+            await _handle(runtime, conn, message)
+        except TableError as e:
+            _error(runtime, conn, e.reason, e.message)
+        except EngineError as e:
+            _error(runtime, conn, getattr(e, "reason", "illegal"), str(e))
+
+
+async def _handle(runtime: TableRuntime, conn: Connection, message: Any) -> None:
+    if isinstance(message, Act):
+        await runtime.act(conn, message.model_dump(exclude_none=True))
+    elif isinstance(message, Chat):
+        await runtime.chat(conn, message.text)
+    elif isinstance(message, Toggle):
+        await runtime.toggle(conn, message.seat)
+    elif isinstance(message, Reset):
+        await runtime.reset(conn.user_id, message.what)
+    elif isinstance(message, Pause):
+        await runtime.pause(conn.user_id, message.type == "pause")
+    elif isinstance(message, Hello):
+        runtime.push(conn, runtime.catch_up(conn, message.last_version))
+    elif isinstance(message, Ping):
+        runtime.push(conn, {"type": "pong", "version": runtime.version})
+
+
+def _error(runtime: TableRuntime, conn: Connection, reason: str, message: str) -> None:
+    runtime.push(conn, {"type": "error", "reason": reason, "message": message})
+
+
+def _short(e: Exception) -> str:
+    text = str(e)
+    return text if len(text) < 300 else text[:297] + "..."
