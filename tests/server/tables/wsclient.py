@@ -109,7 +109,7 @@ async def play_until(sockets: list[TableSocket], done: Any, timeout: float = 60)
                 if st and st["view"] and st["view"]["legal_json"]:
                     before = st["version"]
                     await s.send({"type": "act", **st["view"]["legal_json"][0]})
-                    await s.wait_for(lambda x, b=before: x["version"] > b or bool(s.errors))
+                    await s.wait_for(lambda x, b=before, q=s: x["version"] > b or bool(q.errors))
                     acted = True
                     break
             if not acted:
