@@ -14,6 +14,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from . import migrate
 from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
+from .history.router import router as history_router
 from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
 from .mail import Mailer
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(accounts_router)
     app.include_router(oidc_router)
     app.include_router(tables_router)
+    app.include_router(history_router)
     app.include_router(tables_ws)
     app.include_router(friends_router)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from twentynine.engine.records import DealRecord, deal_summary, replay_deal
+
 from ..conftest import LiveServer
-from .wsclient import TableSocket, play_until
+from .wsclient import TableSocket, play_until, unexpected_errors
 
 
 async def test_solo_game_plays_a_deal_to_the_result(live: LiveServer) -> None:
@@ -26,10 +28,25 @@ async def test_solo_game_plays_a_deal_to_the_result(live: LiveServer) -> None:
         return bool(st and st["table"]["game"] and st["table"]["game"]["deals"] >= 2)
 
     await play_until([sock], first_deal_done)
-    assert sock.errors == []
+    assert unexpected_errors(sock) == []
     kinds = [e["type"] for m in sock.messages if m["type"] == "state" for e in m["events"]]
     assert "round_ended" in kinds and "new_deal" in kinds
     await sock.close()
+
+    # the finished deal is in my history as a record that replays to the same result
+    deals = (await me.get("/api/history/deals")).json()
+    assert len(deals) >= 1 and deals[-1]["seat"] == 0
+    first = deals[-1]
+    record = (await me.get(f"/api/history/deals/{first['id']}")).json()
+    replayed = deal_summary(replay_deal(DealRecord.from_json(record)))
+    assert replayed["complete"] and replayed["outcome"] == first["outcome"]
+    assert replayed["score_delta"] == first["score_delta"]
+    stats = (await me.get("/api/stats/me")).json()
+    assert stats["games"] == 1
+    assert stats["rounds"] == sum(1 for d in deals if d["outcome"] != "invalid")
+    # nobody else may download it
+    other = await live.sign_in("other@example.com", "Other")
+    assert (await other.get(f"/api/history/deals/{first['id']}")).status_code == 404
 
 
 async def test_guest_plays_solo_but_cannot_open_public(live: LiveServer) -> None:

@@ -93,6 +93,11 @@ class TableSocket:
         return await asyncio.wait_for(waiter(), timeout)
 
 
+def unexpected_errors(sock: TableSocket) -> list[dict[str, Any]]:
+    """Errors other than a stale move that lost a race to another seat."""
+    return [e for e in sock.errors if e["reason"] != "stale"]
+
+
 def my_turn(state: dict[str, Any]) -> bool:
     v = state.get("view")
     return bool(v and v["legal"])
@@ -108,7 +113,10 @@ async def play_until(sockets: list[TableSocket], done: Any, timeout: float = 60)
                 st = s.state
                 if st and st["view"] and st["view"]["legal_json"]:
                     before = st["version"]
-                    await s.send({"type": "act", **st["view"]["legal_json"][0]})
+                    # the version makes a move that raced another seat's (say, two players who
+                    # may both Double) come back as "stale" instead of being misapplied
+                    action = {"type": "act", "version": before, **st["view"]["legal_json"][0]}
+                    await s.send(action)
                     await s.wait_for(lambda x, b=before, q=s: x["version"] > b or bool(q.errors))
                     acted = True
                     break

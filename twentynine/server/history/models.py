@@ -24,6 +24,8 @@ class DealHistory(Base):
     contract: Mapped[str] = mapped_column(String(16), default="")
     score_delta: Mapped[list[int]] = mapped_column(JSON)
     seat_users: Mapped[list[int | None]] = mapped_column(JSON)  # user id per seat (None: bot)
+    #: sets won by each team in this deal (a Red set of its own, a Black set of the other's)
+    sets_won: Mapped[list[int]] = mapped_column(JSON, default=list)
     game_over: Mapped[bool] = mapped_column(Boolean, default=False)
     game_winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     finished_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)

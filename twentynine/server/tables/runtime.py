@@ -477,10 +477,20 @@ class TableRuntime:
             rnd.contract if rnd.bidder >= 0 else "",
             list(rnd.score_delta),
             [None if s.bot else s.user_id for s in self.seats],
-            game.over,
+            game.over and not bool(self.totals and self.totals.get("over")),
             game.winner,
+            self._sets_won(),
         )
         self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
+
+    def _sets_won(self) -> list[int]:
+        """Sets each team won in the deal just finished (its Red sets, the other's Black)."""
+        game = self.game
+        assert game is not None
+        before = self.totals or {"red_sets": [0, 0], "black_sets": [0, 0]}
+        red = [game.red_sets[t] - before["red_sets"][t] for t in (0, 1)]
+        black = [game.black_sets[t] - before["black_sets"][t] for t in (0, 1)]
+        return [red[0] + black[1], red[1] + black[0]]
 
     async def _next_deal(self) -> None:
         game = self.game

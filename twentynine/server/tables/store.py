@@ -105,6 +105,7 @@ class TableStore:
         seat_users: list[int | None],
         game_over: bool,
         game_winner: int | None,
+        sets_won: list[int] | None = None,
     ) -> int:
         async with self.maker() as db:
             deal = DealHistory(
@@ -119,6 +120,7 @@ class TableStore:
                 seat_users=seat_users,
                 game_over=game_over,
                 game_winner=game_winner,
+                sets_won=sets_won or [0, 0],
             )
             db.add(deal)
             await db.flush()

@@ -1,8 +1,8 @@
 """initial schema
 
-Revision ID: b476e0212f50
+Revision ID: 703face78ad6
 Revises:
-Create Date: 2026-11-22 09:32:40.342984
+Create Date: 2026-11-22 09:38:16.721490
 """
 
 from collections.abc import Sequence
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "b476e0212f50"
+revision: str = "703face78ad6"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -30,6 +30,7 @@ def upgrade() -> None:
         sa.Column("contract", sa.String(length=16), nullable=False),
         sa.Column("score_delta", sa.JSON(), nullable=False),
         sa.Column("seat_users", sa.JSON(), nullable=False),
+        sa.Column("sets_won", sa.JSON(), nullable=False),
         sa.Column("game_over", sa.Boolean(), nullable=False),
         sa.Column("game_winner", sa.Integer(), nullable=True),
         sa.Column("finished_at", sa.DateTime(), nullable=False),
