@@ -75,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=None, help="repeatable deals and bots")
     pl.set_defaults(func=cmd_play)
 
+    from .bhoos.server import register as register_bot
+
+    register_bot(sub)
+
     rp = sub.add_parser("replay", help="replay a deal record or a game record")
     rp.add_argument("file", type=Path)
     rp.add_argument("--json", action="store_true")

@@ -1,0 +1,40 @@
+"""The Bhoos 2023 29 bot protocol (``shared/BHOOS-PROTOCOL.md``), both directions.
+
+- ``server``: our bots behind the protocol (``create_app``, ``serve``, ``register`` for the CLI);
+- ``client``: an external protocol bot in one of our seats (``BhoosBot``);
+- ``convert``: the translation between the protocol's JSON and our engine.
+
+The server pulls in FastAPI and uvicorn, so its names are imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .client import BhoosBot, BhoosBotError
+from .convert import AnswerError, PayloadError
+
+if TYPE_CHECKING:
+    from .server import BhoosPlayer, create_app, register, serve
+
+_SERVER_NAMES = ("BhoosPlayer", "create_app", "register", "serve")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SERVER_NAMES:
+        from . import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "AnswerError",
+    "BhoosBot",
+    "BhoosBotError",
+    "BhoosPlayer",
+    "PayloadError",
+    "create_app",
+    "register",
+    "serve",
+]

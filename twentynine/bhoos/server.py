@@ -1,0 +1,307 @@
+"""Our bots behind the Bhoos 2023 bot protocol: an HTTP server the Bhoos game server can call.
+
+``create_app(level, seed)`` is a FastAPI app serving ``GET /hi``, ``POST /bid``,
+``POST /chooseTrump`` and ``POST /play`` with CORS headers for every origin. Each request is
+rebuilt into an engine state (``convert.reconstruct``); our bot then decides from our seat's
+``view`` of that state only, so the cards guessed for the other seats never reach it. A bad
+request gets HTTP 400 with ``{"error": "bad_request", "reason": "..."}``.
+
+Time: ``timeRemaining`` is what is left of the deal's 1500 ms. Each answer gets a share of it
+(after a safety margin for the network); a bot with a settable ``budget_ms`` is told its share,
+and a bot that has not answered by then is overruled by a quick legal choice. Every answer's
+time is logged and sent back in the ``X-Answer-Time-Ms`` header.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import threading
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from ..bots import make_bot
+from ..engine.actions import Action
+from ..engine.cards import ALL_CARDS
+from ..engine.round import start_round
+from ..engine.rules import Rules, preset
+from ..engine.views import View, view
+from .convert import (
+    DEAL_TIME_MS,
+    DEALER,
+    PayloadError,
+    answer_json,
+    parse_request,
+    quick_choice,
+    reconstruct,
+    view_request,
+)
+from .convert import Request as BhoosRequest
+
+logger = logging.getLogger("twentynine.bhoos")
+
+#: kept back from ``timeRemaining`` for the network and the game server's own work
+SAFETY_MS = 120.0
+#: below this many milliseconds the bot is not asked at all
+MIN_THINK_MS = 5.0
+#: the part of an answer's share the bot itself is told it may use
+BOT_SHARE = 0.8
+#: a rough count of the decisions still to come in a deal, by endpoint (bids, trump, 8 cards)
+DECISIONS_LEFT = {"bid": 11, "chooseTrump": 9}
+ANSWER_TIME_HEADER = "X-Answer-Time-Ms"
+#: the longest the start-up decision may take (a bot may compile code on first use)
+WARM_UP_MS = 30_000.0
+
+
+def answer_budget_ms(req: BhoosRequest, safety_ms: float = SAFETY_MS) -> float:
+    """The milliseconds this answer may take: the deal's remaining time, less the safety
+    margin, shared among the decisions still to come (our cards left, during the play)."""
+    usable = req.time_remaining - safety_ms
+    left = DECISIONS_LEFT.get(req.endpoint, max(1, len(req.cards)))
+    return max(0.0, usable / left)
+
+
+@dataclass(frozen=True)
+class Answer:
+    body: dict[str, Any]
+    action: Action
+    elapsed_ms: float
+    budget_ms: float
+    how: str  # "bot", "forced" (one legal action) or "fallback:<why>"
+
+
+class BhoosPlayer:
+    """Answers protocol requests with one of our bots; the HTTP-free core of the server."""
+
+    def __init__(
+        self,
+        level: str = "random",
+        seed: int | None = None,
+        *,
+        rules: Rules | None = None,
+        safety_ms: float = SAFETY_MS,
+        workers: int = 4,
+    ) -> None:
+        self.level = level
+        self.bot = make_bot(level, seed)
+        self.rules = rules if rules is not None else preset("bhoos")
+        self.safety_ms = safety_ms
+        self._rng = random.Random(seed)
+        self._rng_lock = threading.Lock()
+        self._bot_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bhoos-bot")
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def warm_up(self) -> None:
+        """Decide one made-up request (the first bid of a fixed deal), allowing up to
+        ``WARM_UP_MS``, so that the first real request finds the bot thread started, every
+        module loaded and anything the bot compiles on first use compiled."""
+        t0 = time.perf_counter()
+        st, _ = start_round(self.rules, DEALER, ALL_CARDS)
+        endpoint, body = view_request(view(st, st.speaker), DEAL_TIME_MS)
+        _, v = self.state_for(endpoint, body)
+        try:
+            self._pool.submit(self._run_bot, v, WARM_UP_MS).result(timeout=WARM_UP_MS / 1000)
+        except FutureTimeout:
+            logger.warning("bhoos: the %s bot is still warming up", self.level)
+            return
+        logger.info("bhoos: %s bot ready in %.0f ms", self.level, (time.perf_counter() - t0) * 1000)
+
+    def state_for(self, endpoint: str, body: object) -> tuple[BhoosRequest, View]:
+        """The request read and our seat's view of a state rebuilt from it."""
+        req = parse_request(endpoint, body)
+        with self._rng_lock:
+            seed = self._rng.getrandbits(64)
+        st = reconstruct(req, self.rules, random.Random(seed))
+        return req, view(st, req.seat)
+
+    def answer(self, endpoint: str, body: object, started: float | None = None) -> Answer:
+        """Our answer to ``body`` sent to ``endpoint``. Raises ``PayloadError`` on a bad body.
+
+        ``started`` is the ``time.perf_counter()`` at which the request arrived."""
+        t0 = time.perf_counter() if started is None else started
+        req, v = self.state_for(endpoint, body)
+        budget = answer_budget_ms(req, self.safety_ms)
+        action, how = self._decide(v, t0, budget)
+        out = answer_json(action)
+        elapsed = (time.perf_counter() - t0) * 1000
+        level = logging.WARNING if elapsed > budget and how != "forced" else logging.INFO
+        logger.log(
+            level,
+            "bhoos /%s %s -> %s in %.1f ms (%s; budget %.0f ms of timeRemaining %.0f)",
+            endpoint,
+            req.pid(req.seat),
+            json.dumps(out),
+            elapsed,
+            how,
+            budget,
+            req.time_remaining,
+        )
+        return Answer(out, action, elapsed, budget, how)
+
+    def _decide(self, v: View, t0: float, budget_ms: float) -> tuple[Action, str]:
+        legal = v.legal
+        if len(legal) == 1:
+            return legal[0], "forced"
+        left = budget_ms - (time.perf_counter() - t0) * 1000
+        if left < MIN_THINK_MS:
+            return quick_choice(v), "fallback:no_time"
+        future = self._pool.submit(self._run_bot, v, left)
+        try:
+            action = future.result(timeout=left / 1000)
+        except FutureTimeout:
+            logger.warning("bhoos: the %s bot took more than %.0f ms", self.level, left)
+            return quick_choice(v), "fallback:timeout"
+        except Exception:
+            logger.exception("bhoos: the %s bot failed", self.level)
+            return quick_choice(v), "fallback:error"
+        if action not in legal:
+            logger.error("bhoos: the %s bot chose an illegal action %s", self.level, action)
+            return quick_choice(v), "fallback:illegal"
+        return action, "bot"
+
+    def _run_bot(self, v: View, left_ms: float) -> Action:
+        # one decision at a time: a bot may keep state between calls
+        if not self._bot_lock.acquire(timeout=left_ms / 1000):
+            raise FutureTimeout
+        try:
+            if hasattr(self.bot, "budget_ms"):
+                self.bot.budget_ms = max(1.0, left_ms * BOT_SHARE)
+            return self.bot.choose(v)
+        finally:
+            self._bot_lock.release()
+
+
+def _error(status: int, error: str, reason: str) -> JSONResponse:
+    return JSONResponse({"error": error, "reason": reason}, status_code=status)
+
+
+def create_app(
+    level: str = "random",
+    seed: int | None = None,
+    *,
+    rules: Rules | None = None,
+    safety_ms: float = SAFETY_MS,
+) -> FastAPI:
+    """A FastAPI app answering the Bhoos protocol with our bot of ``level``."""
+    player = BhoosPlayer(level, seed, rules=rules, safety_ms=safety_ms)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(player.warm_up)
+        yield
+        player.close()
+
+    app = FastAPI(
+        title="twentynine Bhoos bot",
+        description=f"Our {level} bot speaking the Bhoos 2023 29 bot protocol.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=["*"],
+        allow_methods=["*"],
+        allow_headers=["*"],
+        expose_headers=[ANSWER_TIME_HEADER],
+    )
+    app.state.player = player
+
+    @app.get("/hi")
+    async def hi() -> dict[str, str]:
+        return {"value": "hello"}
+
+    async def handle(endpoint: str, request: Request) -> Response:
+        t0 = time.perf_counter()
+        raw = await request.body()
+        try:
+            body = json.loads(raw)
+        except ValueError as e:
+            return _error(400, "bad_request", f"the body is not JSON: {e}")
+        try:
+            ans = await run_in_threadpool(player.answer, endpoint, body, t0)
+        except PayloadError as e:
+            logger.warning("bhoos /%s: 400 %s", endpoint, e)
+            return _error(400, "bad_request", str(e))
+        except Exception as e:
+            logger.exception("bhoos /%s: internal error", endpoint)
+            return _error(500, "internal_error", f"{type(e).__name__}: {e}")
+        return JSONResponse(ans.body, headers={ANSWER_TIME_HEADER: f"{ans.elapsed_ms:.1f}"})
+
+    @app.post("/bid")
+    async def bid(request: Request) -> Response:
+        return await handle("bid", request)
+
+    @app.post("/chooseTrump")
+    async def choose_trump(request: Request) -> Response:
+        return await handle("chooseTrump", request)
+
+    @app.post("/play")
+    async def play(request: Request) -> Response:
+        return await handle("play", request)
+
+    return app
+
+
+def serve(
+    level: str = "random",
+    host: str = "127.0.0.1",
+    port: int = 8001,
+    seed: int | None = None,
+    log_level: str = "info",
+) -> None:
+    """Run the Bhoos protocol server with uvicorn until stopped."""
+    import uvicorn
+
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+    uvicorn.run(create_app(level, seed), host=host, port=port, log_level=log_level)
+
+
+# -- command line -------------------------------------------------------------------------------
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``bot serve --protocol bhoos --level L --host H --port P`` to a CLI.
+
+    ``subparsers`` is the object ``ArgumentParser.add_subparsers()`` returned. A ``bot``
+    command already there is reused. Returns the ``serve`` parser."""
+    choices = getattr(subparsers, "choices", {}) or {}
+    bot = choices.get("bot")
+    if bot is None:
+        bot = subparsers.add_parser("bot", help="computer players: serve them over a protocol")
+    sub = next((a for a in bot._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if sub is None:
+        sub = bot.add_subparsers(title="bot commands")
+    p = sub.add_parser("serve", help="serve one of our bots over HTTP (the Bhoos 2023 protocol)")
+    p.add_argument("--protocol", choices=["bhoos"], default="bhoos")
+    p.add_argument("--level", default="random", help="bot level (see twentynine.bots.LEVELS)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8001)
+    p.add_argument("--seed", type=int, default=None, help="repeatable bot choices")
+    p.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    p.set_defaults(func=cmd_bot_serve)
+    parser: argparse.ArgumentParser = p
+    return parser
+
+
+def cmd_bot_serve(args: argparse.Namespace) -> int:
+    from ..bots import LEVELS
+
+    if args.level not in LEVELS:
+        print(f"error: unknown bot level {args.level!r}; choose one of: {', '.join(LEVELS)}")
+        return 2
+    serve(args.level, args.host, args.port, args.seed, args.log_level)
+    return 0
