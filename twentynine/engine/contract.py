@@ -65,7 +65,7 @@ def _invalid_after_deal(st: RoundState) -> str:
     held = [st.seat_cards(s) for s in range(4)]
     if rules.invalid_no_points and any(not h & POINT_CARDS for h in held):
         return "no_points"
-    if rules.invalid_four_jacks and JACKS in held:
+    if rules.invalid_four_jacks and any(h & JACKS == JACKS for h in held):
         return "four_jacks"
     if rules.invalid_all_one_suit and any(h in SUIT_MASKS for h in held):
         return "one_suit"

@@ -51,14 +51,22 @@ def end_played(st: RoundState, ev: list[Event]) -> None:
 
 
 def pair_still_possible(st: RoundState) -> bool:
-    """Could a royal pair still change the target?"""
-    if st.pair_by >= 0 or st.rules.pair_timing != "after_trick_won":
+    """Could a royal pair still change the target? (A pair the min/max clamp cancels cannot.)"""
+    rules = st.rules
+    if st.pair_by >= 0 or rules.pair_timing != "after_trick_won":
         return False
-    if st.pair_window >= 0:
-        return True
     base = st.trump * 8
     kq = (1 << (base + KING)) | (1 << (base + QUEEN))
-    return any(h & kq == kq for h in st.hands)
+    bidders = team_of(st.bidder)
+    for seat, hand in enumerate(st.hands):  # an open pair window means the holder has both
+        if hand & kq == kq:
+            if team_of(seat) == bidders:
+                target = max(rules.min_bid, st.target - 4)
+            else:
+                target = min(rules.max_bid, st.target + 4)
+            if target != st.target:
+                return True
+    return False
 
 
 def settled(st: RoundState) -> bool:
