@@ -33,7 +33,7 @@ def playouts(rules_name: str, rounds: int, seed: int) -> tuple[int, int, float]:
         state, _ = start_round(rules, i & 3, deck)
         while not state.is_over:
             legal = legal_actions(state)
-            state, _ = apply(state, legal[rng.randrange(len(legal))])
+            state, _ = apply(state, legal[int(rng.random() * len(legal))])
             actions += 1
     return rounds, actions, time.perf_counter() - start
 

@@ -76,8 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.set_defaults(func=cmd_play)
 
     from .bhoos.server import register as register_bot
+    from .server.admin.cli import register as register_admin
 
     register_bot(sub)
+    register_admin(sub)
 
     rp = sub.add_parser("replay", help="replay a deal record or a game record")
     rp.add_argument("file", type=Path)

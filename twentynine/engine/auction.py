@@ -21,6 +21,23 @@ def legal(st: RoundState, seat: int) -> list[Action]:
     return out
 
 
+def is_legal(st: RoundState, action: Action) -> bool:
+    """The same answer as ``action in legal(st, action.seat)``, without building the list."""
+    seat = action.seat
+    if seat != st.speaker:
+        return False
+    rules = st.rules
+    if action.act is Act.PASS:
+        return not (rules.first_bid_required and st.holder < 0 and seat == st.first_hand)
+    if action.act is not Act.BID:
+        return False
+    value = action.arg
+    if rules.auction == "duel" and st.holder >= 0 and seat == st.holder:
+        return value == st.bid
+    low = st.bid + 1 if st.holder >= 0 else rules.min_bid
+    return type(value) is int and low <= value <= rules.max_bid
+
+
 def start(st: RoundState, ev: list[Event]) -> None:
     st.phase = Phase.AUCTION
     st.speaker = st.first_hand

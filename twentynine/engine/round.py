@@ -49,20 +49,27 @@ def to_act(st: RoundState) -> tuple[int, ...]:
 def legal_actions(st: RoundState, seat: int | None = None) -> list[Action]:
     """Every legal action of ``seat``, or of every seat that may act when ``seat`` is None."""
     if seat is None:
-        return list(_all_legal(st))
+        return _all_legal(st)[:]  # a copy: the cached list stays as it is
     return _legal_for(st, seat)
 
 
-def _all_legal(st: RoundState) -> tuple[Action, ...]:
-    cached: tuple[Action, ...] | None = st.legal_cache
+def _all_legal(st: RoundState) -> list[Action]:
+    cached: list[Action] | None = st.legal_cache
     if cached is None:
         phase = st.phase
         if phase is Phase.AUCTION:
-            cached = tuple(auction.legal(st, st.speaker))
+            cached = auction.legal(st, st.speaker)
         elif phase is Phase.PLAY and st.pair_window < 0:
-            cached = tuple(tricks.legal(st, st.turn))
+            cached = tricks.legal(st, st.turn)
+        elif phase is Phase.DOUBLING or phase is Phase.SINGLE_HAND_DOUBLING:
+            team = st.doubling_team
+            cached = contract.legal_doubling(st, team) + contract.legal_doubling(st, team + 2)
+        elif phase is Phase.SINGLE_HAND:
+            cached = contract.legal_single_hand(st, contract.single_hand_speaker(st))
+        elif phase is Phase.TRUMP:
+            cached = contract.legal_trump(st, st.bidder)
         else:
-            cached = tuple(a for s in to_act(st) for a in _legal_for(st, s))
+            cached = [a for s in to_act(st) for a in _legal_for(st, s)]
         st.legal_cache = cached
     return cached
 
@@ -85,8 +92,14 @@ def _legal_for(st: RoundState, seat: int) -> list[Action]:
 
 
 def is_legal(st: RoundState, action: Action) -> bool:
-    if st.legal_cache is None and st.phase is Phase.PLAY:
+    cached = st.legal_cache
+    if cached is not None:  # someone asked for the legal actions here already
+        return action in cached
+    phase = st.phase
+    if phase is Phase.PLAY:
         return tricks.is_legal(st, action)
+    if phase is Phase.AUCTION:
+        return auction.is_legal(st, action)
     return action in _all_legal(st)
 
 
@@ -106,7 +119,7 @@ def apply(st: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
 
     Raises ``IllegalAction`` (with the reason) when the action is not legal now.
     """
-    if not isinstance(action, Action) or type(action.act) is not Act or not is_legal(st, action):
+    if type(action) is not Action or type(action.act) is not Act or not is_legal(st, action):
         raise explain(st, action)
     new = st.copy()
     ev: list[Event] = []

@@ -112,10 +112,10 @@ class RoundState:
     score_delta: tuple[int, int]
     early: bool
     #: every seat's legal actions, worked out once per state on demand
-    legal_cache: tuple[Any, ...] | None
+    legal_cache: list[Any] | None
 
     def copy(self) -> RoundState:
-        new = RoundState.__new__(RoundState)
+        new = _new_state(RoundState)
         d = self.__dict__.copy()
         d["legal_cache"] = None
         new.__dict__ = d
@@ -188,6 +188,9 @@ class RoundState:
             "score_delta": list(self.score_delta),
             "ended_after_trick": len(self.tricks),
         }
+
+
+_new_state = object.__new__
 
 
 def new_state(rules: Rules, dealer: int, deck: tuple[Card, ...]) -> RoundState:

@@ -117,8 +117,11 @@ def is_legal(st: RoundState, action: Action) -> bool:
     if act is Act.PLAY:
         if seat != st.turn:
             return False
+        card = action.arg
+        if type(card) is not int or not 0 <= card < 32:
+            return False
         mask, _ = play_options(st, seat)
-        return bool(mask >> action.arg & 1) if 0 <= action.arg < 32 else False
+        return bool(mask >> card & 1)
     if act is Act.REVEAL:
         return seat == st.turn and play_options(st, seat)[1]
     if act is Act.PAIR:

@@ -14,9 +14,9 @@ from starlette.middleware.sessions import SessionMiddleware
 from . import migrate
 from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
-from .history.router import router as history_router
 from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
+from .history.router import router as history_router
 from .mail import Mailer
 from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings

@@ -19,6 +19,10 @@ def alembic_config(url: str) -> Config:
 
 def upgrade(url: str, revision: str = "head") -> None:
     """Bring the database at ``url`` to ``revision``. Blocking: call it off the event loop."""
+    if url.startswith("sqlite") and "///" in url:
+        path = url.split("///", 1)[1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
     command.upgrade(alembic_config(url), revision)
 
 

@@ -1,0 +1,102 @@
+"""Friends over HTTP: ``/api/friends`` — the lists, requests by email, accept, decline, cancel,
+remove. Guests cannot have friends; anonymous callers get 401. CSRF is the middleware's."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Response
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..accounts.models import User
+from ..deps import CurrentUser, SessionDep
+from . import service
+from .schemas import FriendActionOut, FriendOut, FriendRequestIn, FriendsOut
+
+router = APIRouter(prefix="/api/friends", tags=["friends"])
+
+
+async def friend_user(user: CurrentUser) -> User:
+    """A signed-in account; guests are refused with a friends-specific message."""
+    if user.is_guest:
+        raise HTTPException(status_code=403, detail=service.GUESTS)
+    return user
+
+
+FriendUser = Annotated[User, Depends(friend_user)]
+
+
+def friend_out(user: User) -> FriendOut:
+    return FriendOut(id=user.id, first_name=user.first_name, email=user.email)
+
+
+async def _refused(db: AsyncSession, e: service.FriendError) -> HTTPException:
+    await db.rollback()  # let go of any locks before answering
+    return HTTPException(status_code=e.status, detail=e.detail)
+
+
+@router.get("")
+async def list_friends(user: FriendUser, db: SessionDep) -> FriendsOut:
+    view = await service.overview(db, user)
+    return FriendsOut(
+        friends=[friend_out(u) for u in view.friends],
+        incoming=[friend_out(u) for u in view.incoming],
+        outgoing=[friend_out(u) for u in view.outgoing],
+        limit=view.limit,
+        count=view.count,
+    )
+
+
+@router.post("/requests", status_code=201)
+async def request_friend(
+    body: FriendRequestIn, user: FriendUser, db: SessionDep, response: Response
+) -> FriendActionOut:
+    """Ask the account with this email to be friends: 201 ``requested``; or, when they had
+    already asked you, 200 ``accepted``."""
+    try:
+        status, other = await service.request(db, user, str(body.email))
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    if status == "accepted":
+        response.status_code = 200
+    return FriendActionOut(status=status, user=friend_out(other))
+
+
+@router.post("/requests/{user_id}/accept")
+async def accept_request(user_id: int, user: FriendUser, db: SessionDep) -> FriendActionOut:
+    """Accept the request ``user_id`` sent you."""
+    try:
+        other = await service.accept(db, user, user_id)
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    return FriendActionOut(status="accepted", user=friend_out(other))
+
+
+@router.post("/requests/{user_id}/decline")
+async def decline_request(user_id: int, user: FriendUser, db: SessionDep) -> FriendActionOut:
+    """Turn down the request ``user_id`` sent you."""
+    try:
+        other = await service.decline(db, user, user_id)
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    return FriendActionOut(status="declined", user=friend_out(other))
+
+
+@router.delete("/requests/{user_id}")
+async def cancel_request(user_id: int, user: FriendUser, db: SessionDep) -> FriendActionOut:
+    """Withdraw the request you sent ``user_id``."""
+    try:
+        other = await service.cancel(db, user, user_id)
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    return FriendActionOut(status="cancelled", user=friend_out(other))
+
+
+@router.delete("/{user_id}")
+async def remove_friend(user_id: int, user: FriendUser, db: SessionDep) -> FriendActionOut:
+    """Stop being friends with ``user_id``."""
+    try:
+        other = await service.remove(db, user, user_id)
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    return FriendActionOut(status="removed", user=friend_out(other))
