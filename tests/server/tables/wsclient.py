@@ -116,8 +116,11 @@ async def play_until(sockets: list[TableSocket], done: Any, timeout: float = 60)
                     # the version makes a move that raced another seat's (say, two players who
                     # may both Double) come back as "stale" instead of being misapplied
                     action = {"type": "act", "version": before, **st["view"]["legal_json"][0]}
+                    errors = len(s.errors)
                     await s.send(action)
-                    await s.wait_for(lambda x, b=before, q=s: x["version"] > b or bool(q.errors))
+                    await s.wait_for(
+                        lambda x, b=before, q=s, n=errors: x["version"] > b or len(q.errors) > n
+                    )
                     acted = True
                     break
             if not acted:

@@ -47,7 +47,19 @@ from .store import StaleVersion, TableStore
 log = logging.getLogger("twentynine.tables")
 
 RESETS = ("score", "round", "deck", "all")
-STANDIN_LEVEL = "intermediate"
+
+
+def _standin_level() -> str:
+    """The level of the bot that plays for an absent person: quick and sound."""
+    from ...bots import LEVELS
+
+    for level in ("intermediate", "beginner", "random"):
+        if level in LEVELS:
+            return level
+    raise RuntimeError("no bot levels")
+
+
+STANDIN_LEVEL = _standin_level()
 
 
 class TableError(Exception):

@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
 
-from ...engine.errors import EngineError
+from ...engine.errors import EngineError, NotationError
 from ..deps import user_from_token
 from ..security import SESSION_COOKIE
 from . import service
@@ -112,6 +112,8 @@ async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit:
             await _handle(runtime, conn, message)
         except TableError as e:
             _error(runtime, conn, e.reason, e.message)
+        except NotationError as e:
+            _error(runtime, conn, "malformed", str(e))
         except EngineError as e:
             _error(runtime, conn, getattr(e, "reason", "illegal"), str(e))
 
