@@ -37,7 +37,7 @@ async def hosted_table(live: LiveServer, **options: Any) -> tuple[list[Client], 
 
 
 async def test_four_friends_play_a_round_and_a_friend_watches(live: LiveServer) -> None:
-    clients, ids, table_id = await hosted_table(live, takeover_seconds=30)
+    clients, _, table_id = await hosted_table(live, takeover_seconds=30)
     host, spectator = clients[0], clients[4]
     # dashboards: the host sees it under Host, players under Join, the other friend under View
     assert [t["id"] for t in (await host.get("/api/tables/mine")).json()["host"]] == [table_id]
