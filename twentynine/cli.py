@@ -78,8 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .bhoos.server import register as register_bot
     from .server.admin.cli import register as register_admin
 
+    from .server.cli import register as register_server
+
     register_bot(sub)
     register_admin(sub)
+    register_server(sub)
 
     rp = sub.add_parser("replay", help="replay a deal record or a game record")
     rp.add_argument("file", type=Path)
