@@ -77,7 +77,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .bhoos.server import register as register_bot
     from .server.admin.cli import register as register_admin
-
     from .server.cli import register as register_server
 
     register_bot(sub)

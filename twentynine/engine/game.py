@@ -167,7 +167,6 @@ def _score_if_over(game: GameState, ev: list[GameEvent]) -> GameState:
     return new
 
 
-
 def totals_json(game: GameState) -> dict[str, Any]:
     """The game's running totals (everything but the round in play) as plain data."""
     return {

@@ -73,8 +73,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 0
     app = create_app(settings)
     print(f"TwentyNine is serving on {settings.public_url}")
-    uvicorn.run(app, host=settings.host, port=settings.port, ws_max_size=65536,
-                log_level=args.log_level)
+    uvicorn.run(
+        app, host=settings.host, port=settings.port, ws_max_size=65536, log_level=args.log_level
+    )
     return 0
 
 
