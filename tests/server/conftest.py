@@ -9,6 +9,7 @@ import re
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -145,27 +146,31 @@ class LiveServer:
         return c
 
 
-@pytest_asyncio.fixture
-async def live(database_url: str, tmp_path: Path) -> AsyncIterator[LiveServer]:
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "")
+
+
+def need_services(*names: str) -> None:
+    """Skip when PostgreSQL/Redis are not configured here; in CI they must be, so fail."""
+    missing = [
+        n
+        for n, present in (("postgresql", bool(PG_URL)), ("redis", bool(REDIS_URL)))
+        if n in names and not present
+    ]
+    if missing:
+        reason = f"needs {' and '.join(missing)} (set TEST_DATABASE_URL / TEST_REDIS_URL)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI must run this test: {reason}")
+        pytest.skip(reason)
+
+
+async def start_live(settings: Settings) -> tuple[LiveServer, Any]:
+    """A real uvicorn server for ``settings`` on a free loopback port; returns it and a stopper."""
     import asyncio
     import socket
     import threading
 
     import uvicorn
 
-    url = database_url
-    fresh = None
-    if url.startswith("postgres"):
-        fresh = await _fresh_database(url)
-        url = _database_url(url, fresh)
-    settings = Settings(
-        data_dir=tmp_path,
-        database_url=url,
-        secret_key="test-secret",
-        dev_mode=True,
-        bot_delay_ms=0,
-        next_deal_seconds=0.05,
-    )
     application = create_app(settings)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -176,13 +181,56 @@ async def live(database_url: str, tmp_path: Path) -> AsyncIterator[LiveServer]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    for _ in range(200):
+    for _ in range(400):
         if server.started:
             break
         await asyncio.sleep(0.05)
     assert server.started, "the server did not start"
-    yield LiveServer(application, f"http://127.0.0.1:{port}")
-    server.should_exit = True
-    await asyncio.to_thread(thread.join, 10)
+
+    async def stop() -> None:
+        server.should_exit = True
+        await asyncio.to_thread(thread.join, 10)
+
+    return LiveServer(application, f"http://127.0.0.1:{port}"), stop
+
+
+def live_settings(tmp_path: Path, url: str, **more: Any) -> Settings:
+    return Settings(
+        data_dir=tmp_path,
+        database_url=url,
+        secret_key="test-secret",
+        dev_mode=True,
+        bot_delay_ms=0,
+        next_deal_seconds=0.05,
+        **more,
+    )
+
+
+@pytest_asyncio.fixture
+async def live(database_url: str, tmp_path: Path) -> AsyncIterator[LiveServer]:
+    url = database_url
+    fresh = None
+    if url.startswith("postgres"):
+        fresh = await _fresh_database(url)
+        url = _database_url(url, fresh)
+    server, stop = await start_live(live_settings(tmp_path, url))
+    yield server
+    await stop()
     if fresh:
         await _drop_database(database_url, fresh)
+
+
+@pytest_asyncio.fixture
+async def live_pair(tmp_path: Path) -> AsyncIterator[tuple[LiveServer, LiveServer]]:
+    """Two server processes' worth of app (each its own manager and Redis fan-out) on one
+    PostgreSQL database and one Redis."""
+    need_services("postgresql", "redis")
+    fresh = await _fresh_database(PG_URL)
+    url = _database_url(PG_URL, fresh)
+    a, stop_a = await start_live(live_settings(tmp_path / "a", url, redis_url=REDIS_URL))
+    b, stop_b = await start_live(live_settings(tmp_path / "b", url, redis_url=REDIS_URL))
+    # both apps must share one secret so a session made on one works on the other
+    yield a, b
+    await stop_a()
+    await stop_b()
+    await _drop_database(PG_URL, fresh)

@@ -20,6 +20,7 @@ from .history.router import router as history_router
 from .mail import Mailer
 from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings
+from .tables.fanout import make_fanout
 from .tables.manager import TableManager
 from .tables.router import router as tables_router
 from .tables.store import TableStore
@@ -39,7 +40,10 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
         engine = make_engine(url)
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
-        app.state.tables = TableManager(TableStore(app.state.sessionmaker), settings)
+        app.state.tables = TableManager(
+            TableStore(app.state.sessionmaker), settings, make_fanout(settings.redis_url)
+        )
+        await app.state.tables.start()
         for hook in app.state.startup_hooks:
             await hook(app)
         log.info("serving on %s (database %s)", settings.public_url, engine.url.get_backend_name())
@@ -72,6 +76,10 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(history_router)
     app.include_router(tables_ws)
     app.include_router(friends_router)
+
+    from ..web import mount as mount_web_client
+
+    mount_web_client(app)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:

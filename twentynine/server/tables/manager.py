@@ -3,19 +3,61 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from sqlalchemy import select
 
 from ...engine.records import RulesSpec
 from ..settings import Settings
-from .runtime import Seat, TableInfo, TableRuntime
+from .fanout import Fanout, LocalFanout
+from .models import GameTable
+from .runtime import Seat, TableInfo, TableRuntime, seat_name
 from .store import TableStore
+
+log = logging.getLogger("twentynine.tables")
+LEASE_EVERY = 2.0
 
 
 class TableManager:
-    def __init__(self, store: TableStore, settings: Settings) -> None:
+    def __init__(self, store: TableStore, settings: Settings, fanout: Fanout | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.fanout: Fanout = fanout or LocalFanout()
         self.tables: dict[str, TableRuntime] = {}
         self.lock = asyncio.Lock()
+        self.lease_task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Listen to other processes and pick up every table that was in play (after a crash
+        or a restart its bots, timers and next deals carry on)."""
+        await self.fanout.start(self.on_remote)
+        async with self.store.maker() as db:
+            ids = list(
+                await db.scalars(
+                    select(GameTable.id).where(GameTable.status.in_(("playing", "paused")))
+                )
+            )
+        for table_id in ids:
+            with contextlib.suppress(Exception):
+                await self.get(table_id)
+        if not isinstance(self.fanout, LocalFanout):
+            self.lease_task = asyncio.create_task(self._leases())
+
+    async def _leases(self) -> None:
+        while True:
+            for runtime in list(self.tables.values()):
+                try:
+                    await runtime.refresh_lead()
+                except Exception:
+                    log.exception("table %s: lease refresh failed", runtime.info.id)
+            await asyncio.sleep(LEASE_EVERY)
+
+    async def on_remote(self, table_id: str, message: dict[str, Any]) -> None:
+        runtime = self.tables.get(table_id)
+        if runtime is not None:
+            await runtime.on_remote(message)
 
     async def get(self, table_id: str) -> TableRuntime | None:
         runtime = self.tables.get(table_id)
@@ -34,9 +76,7 @@ class TableManager:
             for s in seat_rows:
                 seats[s.seat] = Seat(
                     user_id=s.user_id,
-                    name=s.bot.capitalize()
-                    if s.bot and not s.bot.startswith("http")
-                    else ("Bot" if s.bot else names.get(s.user_id or 0, "")),
+                    name=seat_name(s.user_id, s.bot, names),
                     bot=s.bot,
                     joined=s.joined,
                 )
@@ -52,16 +92,32 @@ class TableManager:
                 invite_code=row.invite_code,
             )
             runtime = TableRuntime(
-                info, seats, self.store, self.settings, row.version, row.status, row.state
+                info,
+                seats,
+                self.store,
+                self.settings,
+                row.version,
+                row.status,
+                row.state,
+                fanout=self.fanout,
             )
             self.tables[table_id] = runtime
             runtime.start()
-            return runtime
+        if runtime.leader:  # one process: it runs everything this table had under way
+            await runtime.submit(runtime.resume_duties)
+        else:
+            await runtime.refresh_lead()
+        return runtime
 
     def forget(self, table_id: str) -> None:
         self.tables.pop(table_id, None)
 
     async def stop(self) -> None:
+        if self.lease_task is not None:
+            self.lease_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.lease_task
         for runtime in list(self.tables.values()):
             await runtime.stop()
         self.tables.clear()
+        await self.fanout.stop()

@@ -42,6 +42,7 @@ from ...engine.rules import Rules
 from ...engine.shuffle import next_deck, secure_rng, uniform_deck
 from ...engine.views import View, spectator_view, view
 from ..settings import Settings
+from .fanout import Fanout, LocalFanout
 from .store import StaleVersion, TableStore
 
 log = logging.getLogger("twentynine.tables")
@@ -96,6 +97,12 @@ class Seat:
         return self.bot or self.standin
 
 
+def seat_name(user_id: int | None, bot: str, names: dict[int, str]) -> str:
+    if bot:
+        return "Bot" if bot.startswith(("http://", "https://")) else bot.capitalize()
+    return names.get(user_id or 0, "")
+
+
 @dataclass(eq=False)
 class Connection:
     """One WebSocket: who it is, what it sees, and its outgoing queue."""
@@ -140,8 +147,12 @@ class TableRuntime:
         status: str = "waiting",
         state: dict[str, Any] | None = None,
         rng: random.Random | None = None,
+        fanout: Fanout | None = None,
     ) -> None:
         self.info = info
+        self.fanout: Fanout = fanout or LocalFanout()
+        #: this process runs the table's bots and timers (always, without Redis)
+        self.leader = isinstance(self.fanout, LocalFanout)
         self.rules: Rules = info.rules_spec.rules
         self.seats = seats
         self.store = store
@@ -191,7 +202,16 @@ class TableRuntime:
         while True:
             command, future = await self.inbox.get()
             try:
-                result = await command()
+                try:
+                    result = await command()
+                except StaleVersion:
+                    # another process stored a change first: catch up, then try once more
+                    await self.reload()
+                    result = await command()
+            except StaleVersion:
+                await self.reload()
+                if not future.done():
+                    future.set_exception(TableError("stale", "the table changed; try again"))
             except Exception as e:
                 if not future.done():
                     future.set_exception(e)
@@ -207,6 +227,10 @@ class TableRuntime:
         self.game_no = int(state.get("game_no", 1))
         self.deck_reset = bool(state.get("deck_reset", False))
         self.actions = list(state.get("actions", []))
+        for seat_no, level in (state.get("standins") or {}).items():
+            self.seats[int(seat_no)].standin = level
+        for seat_no, at in (state.get("takeover_at") or {}).items():
+            self.seats[int(seat_no)].takeover_at = at
         deck = [parse_card(c) for c in state["deck"]]
         actions = [action_from_json(a) for a in self.actions]
         self.game = resume(self.rules, int(state["dealer"]), deck, actions, self.totals)
@@ -222,6 +246,10 @@ class TableRuntime:
             "actions": self.actions,
             "game_no": self.game_no,
             "deck_reset": self.deck_reset,
+            "standins": {str(i): s.standin for i, s in enumerate(self.seats) if s.standin},
+            "takeover_at": {
+                str(i): s.takeover_at for i, s in enumerate(self.seats) if s.takeover_at
+            },
         }
 
     def _seat_rows(self) -> list[tuple[int, int | None, str, bool]]:
@@ -230,22 +258,89 @@ class TableRuntime:
     async def _commit(self, events: list[dict[str, Any]], seats_changed: bool = False) -> None:
         """Store the new snapshot (compare-and-set on the version), then tell everyone."""
         new_version = self.version + 1
-        try:
-            await self.store.save(
-                self.info.id,
-                self.version,
-                new_version,
-                self.snapshot(),
-                self.status,
-                self._seat_rows() if seats_changed else None,
-            )
-        except StaleVersion:
-            log.error("table %s: stored version moved on; reloading", self.info.id)
-            raise TableError("stale", "the table changed elsewhere; reconnect") from None
+        await self.store.save(  # raises StaleVersion if another process got there first
+            self.info.id,
+            self.version,
+            new_version,
+            self.snapshot(),
+            self.status,
+            self._seat_rows() if seats_changed else None,
+        )
         self.version = new_version
         self.recent.append((new_version, events))
         self._broadcast(events)
+        await self.fanout.publish(
+            self.info.id, {"type": "state", "version": new_version, "events": events}
+        )
         self._schedule_bots()
+
+    # -- other processes ------------------------------------------------------------------
+    async def reload(self) -> None:
+        """Take the stored table as the truth (after another process changed it)."""
+        loaded = await self.store.load(self.info.id)
+        if loaded is None:
+            return
+        row, seat_rows = loaded
+        names = await self.store.names([s.user_id for s in seat_rows if s.user_id])
+        for s in seat_rows:
+            seat = self.seats[s.seat]
+            if (seat.user_id, seat.bot) != (s.user_id, s.bot):
+                self.bots.pop(s.seat, None)
+            seat.user_id, seat.bot, seat.joined = s.user_id, s.bot, s.joined
+            seat.standin = ""
+            seat.takeover_at = None
+            seat.name = seat_name(s.user_id, s.bot, names)
+        self.version = row.version
+        self.status = row.status
+        self.game = None
+        if row.state:
+            self._restore(row.state)
+
+    async def on_remote(self, message: dict[str, Any]) -> None:
+        """A change another process stored, or a chat line it received."""
+
+        async def command() -> None:
+            if message.get("type") == "chat":
+                for c in list(self.conns):
+                    self.push(c, message["payload"])
+                return
+            version = int(message.get("version", 0))
+            if version <= self.version:
+                return
+            await self.reload()
+            events = list(message.get("events", []))
+            self.recent.append((self.version, events))
+            self._broadcast(events)
+            self._schedule_bots()
+
+        await self.submit(command)
+
+    async def refresh_lead(self) -> None:
+        """Keep (or take) the lease; a process that just took it picks up the table's duties."""
+        was = self.leader
+        self.leader = await self.fanout.lead(self.info.id)
+        if self.leader and not was:
+            await self.submit(self.resume_duties)
+
+    async def resume_duties(self) -> None:
+        """Start what a leader runs: bots, the next deal, takeovers of absent players."""
+        await self.reload()
+        game = self.game
+        if game is not None and game.round.is_over and self.status == "playing":
+            self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
+        if self.status == "playing":
+            for i, seat in enumerate(self.seats):
+                absent = seat.user_id is not None and not seat.bot and not seat.standin
+                if absent and not await self._seat_connected(i):
+                    if seat.takeover_at is None:
+                        seat.takeover_at = time.time() + self.info.takeover_seconds
+                    wait = max(0.0, seat.takeover_at - time.time())
+                    self._start_timer(f"takeover-{i}", wait, self._takeover(i))
+        self._schedule_bots()
+
+    async def _seat_connected(self, seat_no: int) -> bool:
+        anywhere = await self.fanout.connected(self.info.id, seat_no)
+        return self.seats[seat_no].connections > 0 if anywhere is None else anywhere
 
     # -- views and messages -------------------------------------------------------------------
     def viewer_seats(self, conn: Connection) -> frozenset[int]:
@@ -379,14 +474,14 @@ class TableRuntime:
             if conn.seat is not None:
                 seat = self.seats[conn.seat]
                 seat.connections += 1
-                if seat.away_since is not None or seat.standin:
+                await self.fanout.presence(self.info.id, conn.seat, seat.connections)
+                if seat.away_since is not None or seat.standin or seat.takeover_at:
                     seat.away_since = seat.takeover_at = None
                     self._cancel_timer(f"takeover-{conn.seat}")
                     if seat.standin:  # the player takes the seat back from the bot
                         seat.standin = ""
                         self.bots.pop(conn.seat, None)
-                    self._broadcast([{"type": "seat_back", "seat": conn.seat}])
-                    self._schedule_bots()
+                    await self._commit([{"type": "seat_back", "seat": conn.seat}])
             return self.catch_up(conn, last_version)
 
         result: dict[str, Any] = await self.submit(command)
@@ -401,11 +496,17 @@ class TableRuntime:
                 return
             seat = self.seats[conn.seat]
             seat.connections = max(0, seat.connections - 1)
-            if seat.connections == 0 and self.status == "playing":
+            await self.fanout.presence(self.info.id, conn.seat, seat.connections)
+            if (
+                seat.connections == 0
+                and self.status == "playing"
+                and not await self._seat_connected(conn.seat)
+            ):
                 seat.away_since = time.monotonic()
                 wait = self.info.takeover_seconds
                 seat.takeover_at = time.time() + wait
-                self._start_timer(f"takeover-{conn.seat}", wait, self._takeover(conn.seat))
+                if self.leader:
+                    self._start_timer(f"takeover-{conn.seat}", wait, self._takeover(conn.seat))
                 self._broadcast([{"type": "seat_away", "seat": conn.seat, "seconds": wait}])
 
         await self.submit(command)
@@ -414,11 +515,15 @@ class TableRuntime:
     def _takeover(self, seat_no: int) -> Callable[[], Awaitable[None]]:
         async def command() -> None:
             seat = self.seats[seat_no]
-            if seat.connections == 0 and self.status == "playing" and not seat.bot:
+            if (
+                self.status == "playing"
+                and not seat.bot
+                and not seat.standin
+                and not await self._seat_connected(seat_no)
+            ):
                 seat.standin = STANDIN_LEVEL
                 seat.takeover_at = None
-                self._broadcast([{"type": "bot_takeover", "seat": seat_no}])
-                self._schedule_bots()
+                await self._commit([{"type": "bot_takeover", "seat": seat_no}])
 
         return command
 
@@ -493,7 +598,8 @@ class TableRuntime:
             game.winner,
             self._sets_won(),
         )
-        self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
+        if self.leader:
+            self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
 
     def _sets_won(self) -> list[int]:
         """Sets each team won in the deal just finished (its Red sets, the other's Black)."""
@@ -592,6 +698,7 @@ class TableRuntime:
             msg = {"type": "chat", "line": chat_json(row)}
             for c in list(self.conns):
                 self.push(c, msg)
+            await self.fanout.publish(self.info.id, {"type": "chat", "payload": msg})
 
         await self.submit(command)
 
@@ -714,7 +821,7 @@ class TableRuntime:
 
     def _schedule_bots(self) -> None:
         game = self.game
-        if game is None or self.status != "playing" or game.round.is_over:
+        if not self.leader or game is None or self.status != "playing" or game.round.is_over:
             return
         for seat_no in to_act(game.round):
             if self.seats[seat_no].controller and f"bot-{seat_no}" not in self.timers:
