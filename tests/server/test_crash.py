@@ -10,8 +10,16 @@ from typing import Any
 
 import httpx
 
-from .conftest import PG_URL, REDIS_URL, Client, LiveServer, need_services
-from .conftest import _database_url, _drop_database, _fresh_database
+from .conftest import (
+    PG_URL,
+    REDIS_URL,
+    Client,
+    LiveServer,
+    _database_url,
+    _drop_database,
+    _fresh_database,
+    need_services,
+)
 from .procs import ServerProcess, free_port
 from .tables.wsclient import TableSocket, play_until, unexpected_errors
 
@@ -60,7 +68,7 @@ async def reconnect(server: Remote, me: Client, table_id: str, last: int) -> Tab
     for _ in range(100):
         try:
             return await TableSocket(server, me, table_id).connect(last_version=last)
-        except (OSError, Exception):  # noqa: BLE001 - the server may still be coming up
+        except Exception:  # the server may still be coming up
             await asyncio.sleep(0.2)
     raise AssertionError("could not reconnect")
 
