@@ -1,0 +1,972 @@
+"""What one seat can work out from its view, and hidden worlds consistent with it.
+
+``Knowledge.from_view(view)`` reads a seat's view: the cards it has not seen, the suits each other
+seat is known to be void in (and the few single cards the rules say it cannot hold), how many
+cards each seat holds, and the trump suit when the seat knows it (or the suits it could be).
+
+``sample_world(view, rng)`` deals the hidden cards at random, consistently with all of that, and
+returns a full engine ``RoundState`` in which the seat's own cards are its real cards: the view of
+that state for the seat equals the input view, so its legal actions are the same. This is the
+basis of the determinized search of the expert bot.
+
+Every inference here is a necessary condition (it holds in the real deal), so the real deal is
+always one of the possible worlds and sampling never runs dry. A few finer inferences are left
+out; then a sampled world may be one the history makes unlikely, but it is still a well-formed
+state with the same public facts.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..engine.actions import SIMPLE_ACTIONS, TRUMP_CARDS, TRUMP_SUITS, Act, Action
+from ..engine.cards import (
+    JACKS,
+    KING,
+    POINT_CARDS,
+    QUEEN,
+    SUIT_MASKS,
+    Card,
+    card_list,
+    cards_in,
+    mask_of,
+)
+from ..engine.contract import has_risk_card, single_hand_speaker
+from ..engine.round import apply, start_round, to_act
+from ..engine.rules import Rules
+from ..engine.state import Phase, RoundState, TrumpMode, new_state, partner
+from ..engine.tricks import trick_leader_now
+from ..engine.views import View, view
+
+ALL = (1 << 32) - 1
+#: the slot of the bidder's face-down indicator card in a hidden deal
+INDICATOR = 4
+_MODES = {
+    "none": TrumpMode.NONE,
+    "suit": TrumpMode.SUIT,
+    "seventh": TrumpMode.SEVENTH,
+    "hand_card": TrumpMode.HAND_CARD,
+}
+#: how strongly a bidder is taken to name its strongest suit (see ``trump_choice_weights``)
+CHOICE_SHARPNESS = 0.9
+#: sampling attempts before giving up on the deal-wide validity rules
+MAX_TRIES = 60
+
+
+def _suits_of(mask: int) -> int:
+    """The 4-bit set of suits present in a card mask."""
+    out = 0
+    for s in range(4):
+        if mask & SUIT_MASKS[s]:
+            out |= 1 << s
+    return out
+
+
+def _suit_cards(suits: int) -> int:
+    """The card mask of a 4-bit set of suits."""
+    out = 0
+    for s in range(4):
+        if suits >> s & 1:
+            out |= SUIT_MASKS[s]
+    return out
+
+
+def trump_choice_weights(cards: int) -> list[float]:
+    """How likely a bidder holding ``cards`` names each suit trump (relative weights).
+
+    Used to weigh a hidden trump suit: players name the suit where they are long and hold the
+    Jack and the Nine.
+    """
+    out: list[float] = []
+    for s in range(4):
+        mine = cards & SUIT_MASKS[s]
+        base = s * 8
+        score = 1.0 * mine.bit_count()
+        score += 1.2 * (mine >> (base + 7) & 1) + 0.8 * (mine >> (base + 6) & 1)
+        score += 0.4 * (mine >> (base + 5) & 1)
+        out.append(math.exp(CHOICE_SHARPNESS * score))
+    return out
+
+
+@dataclass
+class World:
+    """One hidden deal: every seat's playable hand, the face-down indicator, the trump suit."""
+
+    hands: tuple[int, int, int, int]
+    indicator: int  # -1 when there is none
+    trump: int  # -1 when there is none (or not chosen yet)
+
+
+class _Deal:
+    """Exact uniform dealing of cards into slots of fixed sizes, each card restricted to some
+    slots: cards with the same allowed slots form a class; a split of each class among its slots
+    is drawn in proportion to the number of deals that complete it (counted once, memoised)."""
+
+    def __init__(self, caps: Sequence[int], allowed: Sequence[int], cards: int) -> None:
+        self.n = len(caps)
+        groups: dict[int, list[Card]] = {}
+        for c in cards_in(cards):
+            slots = 0
+            for j in range(self.n):
+                if allowed[j] >> c & 1:
+                    slots |= 1 << j
+            groups.setdefault(slots, []).append(c)
+        # the most restricted classes first: they decide the most
+        self.classes = sorted(groups.items(), key=lambda kv: (kv[0].bit_count(), len(kv[1])))
+        self.slots = [[j for j in range(self.n) if s >> j & 1] for s, _ in self.classes]
+        k = len(self.classes)
+        # reach[i][j]: cards of classes i.. that may go to slot j (to prune dead ends)
+        self.reach = [[0] * self.n for _ in range(k + 1)]
+        for i in range(k - 1, -1, -1):
+            for j in range(self.n):
+                self.reach[i][j] = self.reach[i + 1][j]
+            for j in self.slots[i]:
+                self.reach[i][j] += len(self.classes[i][1])
+        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
+        self.picks: dict[
+            tuple[int, tuple[int, ...]],
+            tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]],
+        ] = {}
+        self.start = tuple(caps)
+        self.total = self._count(0, self.start) if sum(caps) == cards.bit_count() else 0
+
+    def _splits(self, i: int, caps: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """Every split of class i among its slots within ``caps``, with its multinomial."""
+        slots = self.slots[i]
+        n = len(self.classes[i][1])
+        out: list[tuple[tuple[int, ...], int]] = []
+        if i == len(self.classes) - 1:  # the last class must fill exactly what is left
+            if sum(caps) != n or any(caps[j] for j in range(self.n) if j not in slots):
+                return out
+            take_all = tuple(caps[j] for j in slots)
+            ways = math.factorial(n)
+            for x in take_all:
+                ways //= math.factorial(x)
+            out.append((take_all, ways))
+            return out
+        take = [0] * len(slots)
+
+        def rec(pos: int, left: int, ways: int) -> None:
+            if pos == len(slots) - 1:
+                if left <= caps[slots[pos]]:
+                    take[pos] = left
+                    out.append((tuple(take), ways))
+                return
+            top = min(left, caps[slots[pos]])
+            for x in range(top + 1):
+                take[pos] = x
+                rec(pos + 1, left - x, ways * math.comb(left, x))
+
+        if slots:
+            rec(0, n, 1)
+        return out
+
+    def _after(self, i: int, caps: tuple[int, ...], take: tuple[int, ...]) -> tuple[int, ...]:
+        new = list(caps)
+        for j, x in zip(self.slots[i], take, strict=True):
+            new[j] -= x
+        return tuple(new)
+
+    def _count(self, i: int, caps: tuple[int, ...]) -> int:
+        if i == len(self.classes):
+            return 1 if not any(caps) else 0
+        reach = self.reach[i]
+        for j in range(self.n):
+            if caps[j] > reach[j]:
+                return 0
+        key = (i, caps)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        total = 0
+        for take, ways in self._splits(i, caps):
+            total += ways * self._count(i + 1, self._after(i, caps, take))
+        self.memo[key] = total
+        return total
+
+    def _options(
+        self, i: int, caps: tuple[int, ...]
+    ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]]:
+        """The splits of class i that can be completed, with cumulative deal counts."""
+        key = (i, caps)
+        hit = self.picks.get(key)
+        if hit is not None:
+            return hit
+        options: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        cumulative: list[int] = []
+        total = 0
+        for take, ways in self._splits(i, caps):
+            rest = self._after(i, caps, take)
+            w = ways * self._count(i + 1, rest)
+            if w:
+                total += w
+                options.append((take, rest))
+                cumulative.append(total)
+        self.picks[key] = (options, cumulative)
+        return options, cumulative
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """One deal: the card mask of each slot."""
+        if not self.total:
+            raise ValueError("no deal satisfies the constraints")
+        out = [0] * self.n
+        caps = self.start
+        for i, (_, cards) in enumerate(self.classes):
+            options, cumulative = self._options(i, caps)
+            k = bisect_right(cumulative, rng.randrange(cumulative[-1]))
+            take, caps = options[k]
+            shuffled = list(cards)
+            rng.shuffle(shuffled)
+            pos = 0
+            for j, x in zip(self.slots[i], take, strict=True):
+                for c in shuffled[pos : pos + x]:
+                    out[j] |= 1 << c
+                pos += x
+        return out
+
+
+@dataclass
+class Knowledge:
+    """What ``seat`` knows or can infer. Masks are 32-bit card sets; ``voids`` are 4-bit suit
+    sets; tuples are indexed by seat."""
+
+    view: View
+    seat: int
+    rules: Rules
+    phase: Phase
+    #: cards this seat sees in each hand (its own; a Single Hand caller's partner's)
+    known: tuple[int, int, int, int]
+    own_indicator: int  # the face-down card beside this seat (it is the bidder), or -1
+    played_by: tuple[int, int, int, int]
+    played: int
+    unseen: int  # cards whose place this seat does not know (undealt ones included)
+    #: cards each seat holds now, its face-down indicator included
+    sizes: tuple[int, int, int, int]
+    #: cards of each seat's hand this seat does not see (the indicator not included)
+    hidden: tuple[int, int, int, int]
+    indicator_hidden: bool  # the bidder's face-down card is unknown to this seat
+    voids: tuple[int, int, int, int]
+    #: cards each seat cannot hold in its hand (voids included); trump-independent
+    excluded: tuple[int, int, int, int]
+    trump: int | None  # the trump suit if this seat knows it
+    trump_candidates: tuple[int, ...]  # suits the trump may be (empty: none or not chosen)
+    bidder: int
+    caller: int
+    #: cards that must be in a seat's hand (a declared pair), by seat
+    forced: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: the bidder's suits that are void only if the trump is that suit (key: trump suit)
+    conditional_voids: dict[int, int] = field(default_factory=dict)
+    #: bidder's voids known while the indicator was face down (they say nothing of it)
+    bidder_hand_voids: int = 0
+    _deals: dict[int, _Deal] = field(default_factory=dict, repr=False)
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_view(cls, v: View) -> Knowledge:
+        if v.viewer is None:
+            raise ValueError("knowledge needs a seat's view, not a spectator's")
+        seat = v.viewer
+        known = [mask_of(h) if h is not None else 0 for h in v.hands]
+        own_ind = v.indicator if v.indicator is not None else -1
+        played_by = [0, 0, 0, 0]
+        for t in v.tricks:
+            for s, c in t.plays:
+                played_by[s] |= 1 << c
+        for s, c in v.trick:
+            played_by[s] |= 1 << c
+        played = played_by[0] | played_by[1] | played_by[2] | played_by[3]
+        seen = played | known[0] | known[1] | known[2] | known[3]
+        if own_ind >= 0:
+            seen |= 1 << own_ind
+        bidder = v.bidder if v.bidder is not None else -1
+        caller = v.caller if v.caller is not None else -1
+        ind_hidden = v.has_indicator and own_ind < 0
+        sizes = tuple(
+            v.hand_sizes[s] + (1 if v.has_indicator and s == bidder else 0) for s in range(4)
+        )
+        hidden = tuple(v.hand_sizes[s] - known[s].bit_count() for s in range(4))
+        k = cls(
+            view=v,
+            seat=seat,
+            rules=v.rules,
+            phase=v.phase,
+            known=(known[0], known[1], known[2], known[3]),
+            own_indicator=own_ind,
+            played_by=(played_by[0], played_by[1], played_by[2], played_by[3]),
+            played=played,
+            unseen=ALL & ~seen,
+            sizes=(sizes[0], sizes[1], sizes[2], sizes[3]),
+            hidden=(hidden[0], hidden[1], hidden[2], hidden[3]),
+            indicator_hidden=ind_hidden,
+            voids=(0, 0, 0, 0),
+            excluded=(0, 0, 0, 0),
+            trump=v.trump,
+            trump_candidates=(),
+            bidder=bidder,
+            caller=caller,
+        )
+        if v.phase is Phase.PLAY:
+            _infer_play(k)
+        elif v.trump is not None:
+            k.trump_candidates = (v.trump,)
+        return k
+
+    # -- queries for bots ----------------------------------------------------------------------
+    def possible(self, seat: int) -> int:
+        """Cards ``seat`` may hold in its hand now (its face-down indicator not included)."""
+        if self.hidden[seat] <= 0:
+            return 0
+        cards = self.unseen & ~self.excluded[seat]
+        for s in range(4):
+            if s != seat:
+                cards &= ~self.forced[s]
+        if seat == self.bidder and self.bidder_hand_voids:
+            cards &= ~self._bidder_void_cards(self.trump if self.trump is not None else -1)
+        return cards
+
+    def is_void(self, seat: int, suit: int) -> bool:
+        """Is ``seat`` known to hold no card of ``suit`` it could play (indicator aside)?"""
+        return not (self.possible(seat) | self.known[seat]) & SUIT_MASKS[suit]
+
+    def outside(self, suit: int) -> int:
+        """Cards of ``suit`` neither played nor in this seat's hand (nor its indicator)."""
+        return self.unseen & SUIT_MASKS[suit]
+
+    def higher_outside(self, card: Card) -> int:
+        """Cards of the same suit, stronger than ``card``, that some other seat may hold."""
+        suit = SUIT_MASKS[card >> 3]
+        return self.unseen & suit & ~((2 << card) - 1)
+
+    def _bidder_void_cards(self, trump: int) -> int:
+        """Cards barred from the bidder's hand by voids seen while its indicator was hidden."""
+        suits = self.bidder_hand_voids
+        if self.view.trump_shown and self.view.trump_mode == "hand_card" and trump >= 0:
+            suits &= ~(1 << trump)  # the indicator, of the trump suit, has joined the hand
+        return _suit_cards(suits)
+
+    # -- hidden deals ----------------------------------------------------------------------------
+    def _slots(self, trump: int) -> tuple[list[int], list[int]]:
+        """(size, allowed cards) of each slot: seats 0-3, then the indicator."""
+        caps = [max(self.hidden[s], 0) for s in range(4)]
+        allowed = [0, 0, 0, 0, 0]
+        for s in range(4):
+            if not caps[s]:
+                continue
+            cards = self.unseen & ~self.excluded[s]
+            for o in range(4):
+                if o != s:
+                    cards &= ~self.forced[o]
+            if s == self.bidder:
+                cards &= ~self._bidder_void_cards(trump)
+                if trump >= 0:
+                    cards &= ~_suit_cards(self.conditional_voids.get(trump, 0))
+            allowed[s] = cards
+        if self.indicator_hidden and trump >= 0:
+            caps.append(1)
+            allowed[INDICATOR] = self.unseen & SUIT_MASKS[trump]
+        else:
+            caps.append(0)
+        return caps, allowed
+
+    def _deal_for(self, trump: int) -> _Deal:
+        deal = self._deals.get(trump)
+        if deal is None:
+            caps, allowed = self._slots(trump)
+            deal = _Deal(caps, allowed, self.unseen)
+            self._deals[trump] = deal
+        return deal
+
+    def trump_odds(self) -> dict[int, int]:
+        """For a hidden trump: each candidate suit with the number of deals consistent with
+        it (before weighing the bidder's choice). Empty when there is no hidden trump."""
+        if self.trump is not None or not self.trump_candidates:
+            return {}
+        return {t: self._deal_for(t).total for t in self.trump_candidates}
+
+    def card_odds(self) -> list[list[float]]:
+        """``odds[slot][card]``: the chance that a slot (seats 0-3, then ``INDICATOR``) holds
+        an unseen card, balanced so that every card is somewhere and every slot holds its
+        number of cards (iterative proportional fitting; a close approximation)."""
+        if self.trump is not None or not self.trump_candidates:
+            caps, allowed = self._slots(self.trump if self.trump is not None else -1)
+        else:
+            caps, allowed = [0] * 5, [0] * 5
+            for t in self.trump_candidates:
+                c_t, a_t = self._slots(t)
+                for j in range(5):
+                    caps[j] = max(caps[j], c_t[j])
+                    allowed[j] |= a_t[j]
+        out = [[0.0] * 32 for _ in range(5)]
+        cards = card_list(self.unseen)
+        slots = [j for j in range(5) if caps[j] > 0]
+        if not cards or not slots:
+            return out
+        rows = {j: [1.0 if allowed[j] >> c & 1 else 0.0 for c in cards] for j in slots}
+        n = len(cards)
+        for _ in range(8):
+            for i in range(n):
+                total = sum(rows[j][i] for j in slots)
+                if total > 0:
+                    for j in slots:
+                        rows[j][i] /= total
+            for j in slots:
+                r = sum(rows[j])
+                if r > 0:
+                    f = caps[j] / r
+                    rows[j] = [x * f for x in rows[j]]
+        for j in slots:
+            row = out[j]
+            for i, c in enumerate(cards):
+                row[c] = min(1.0, rows[j][i])
+        return out
+
+    def sample_hidden(self, rng: random.Random) -> World:
+        """A random hidden deal for the PLAY phase consistent with everything known."""
+        if self.phase is not Phase.PLAY:
+            raise ValueError("sample_hidden is for the play; use sample_world for other phases")
+        last: World | None = None
+        for _ in range(MAX_TRIES):
+            trump = self._draw_trump(rng)
+            deal = self._deal_for(trump)
+            slots = deal.sample(rng)
+            hands = [self.known[s] | slots[s] for s in range(4)]
+            indicator = self.own_indicator
+            if self.indicator_hidden:
+                indicator = highest_bit(slots[INDICATOR])
+            world = World((hands[0], hands[1], hands[2], hands[3]), indicator, trump)
+            last = world
+            if not self._valid(world):
+                continue
+            if self._choice_hidden() and rng.random() > self._choice_acceptance(world):
+                continue
+            return world
+        assert last is not None
+        return last
+
+    def _choice_hidden(self) -> bool:
+        """Did the bidder name the trump (not a dealt card) with cards this seat does not see?
+        Then deals where the bidder holds a suit worth naming are the likelier ones."""
+        return (
+            self.seat != self.bidder
+            and self.caller < 0
+            and self.view.trump_mode in ("suit", "hand_card")
+            and self.hidden[self.bidder] > 0
+        )
+
+    def _draw_trump(self, rng: random.Random) -> int:
+        if self.trump is not None:
+            return self.trump
+        if not self.trump_candidates:
+            return -1
+        odds = self.trump_odds()
+        total = sum(odds.values())
+        if not total:
+            return self.trump_candidates[rng.randrange(len(self.trump_candidates))]
+        pick = rng.randrange(total)
+        for t, n in odds.items():
+            if pick < n:
+                return t
+            pick -= n
+        return self.trump_candidates[-1]
+
+    def _choice_acceptance(self, world: World) -> float:
+        b = self.bidder
+        cards = world.hands[b] | self.played_by[b]
+        if world.indicator >= 0:
+            cards |= 1 << world.indicator
+        weights = trump_choice_weights(cards)
+        return weights[world.trump] / max(weights)
+
+    def full_hands(self, world: World) -> list[int]:
+        """The eight cards each seat was dealt in ``world``."""
+        full = [world.hands[s] | self.played_by[s] for s in range(4)]
+        if world.indicator >= 0 and self.bidder >= 0:
+            full[self.bidder] |= 1 << world.indicator
+        return full
+
+    def _valid(self, world: World) -> bool:
+        """The deal-wide rules the real deal is known to satisfy (RULES.md §8, §6, §5)."""
+        rules = self.rules
+        full = self.full_hands(world)
+        for h in full:
+            if rules.invalid_no_points and not h & POINT_CARDS:
+                return False
+            if rules.invalid_four_jacks and h & JACKS == JACKS:
+                return False
+            if rules.invalid_all_one_suit and h in SUIT_MASKS:
+                return False
+        marked = self.caller < 0 and self.view.trump_mode in ("seventh", "hand_card")
+        if marked and world.trump >= 0 and not full[self.bidder] & SUIT_MASKS[world.trump]:
+            return False  # the card that marks the trump is the bidder's
+        fh = self.view.first_hand
+        if rules.first_hand_no_points_redeal:
+            spare = full[fh]
+            if fh == self.bidder and self.caller < 0 and self.view.trump_mode == "seventh":
+                spare &= ~(1 << _seventh_mark(full[fh], world))
+            if not spare & POINT_CARDS:
+                return False
+        if self.caller >= 0:
+            return has_risk_card(full[self.caller])
+        trump = world.trump
+        if trump < 0:
+            return True
+        tm = SUIT_MASKS[trump]
+        if rules.invalid_team_without_trump and (
+            not (full[0] | full[2]) & tm or not (full[1] | full[3]) & tm
+        ):
+            return False
+        if self.view.trump_mode == "seventh" and rules.seventh_card_invalid != "none":
+            mine = full[self.bidder] & tm
+            if rules.seventh_card_invalid == "bidder_no_point_trump" and not mine & POINT_CARDS:
+                return False
+            if rules.seventh_card_invalid == "bidder_single_trump" and mine.bit_count() < 2:
+                return False
+        return self._pair_ok(world)
+
+    def _pair_ok(self, world: World) -> bool:
+        """With the pair declared the moment trump is shown, nobody else held it then."""
+        v = self.view
+        if not v.trump_shown or v.rules.pair_timing != "on_reveal" or v.pair_by is not None:
+            return True
+        base = world.trump * 8
+        kq = (1 << (base + KING)) | (1 << (base + QUEEN))
+        after = self._played_after_reveal()
+        return all((world.hands[s] | after[s]) & kq != kq for s in range(4))
+
+    def _played_after_reveal(self) -> list[int]:
+        v = self.view
+        out = [0, 0, 0, 0]
+        tricks = [t.plays for t in v.tricks]
+        if v.trick:
+            tricks.append(v.trick)
+        start = (v.shown_in_trick or 1) - 1
+        for n, plays in enumerate(tricks):
+            if n < start:
+                continue
+            seen_shower = n > start
+            for s, c in plays:
+                if s == v.shown_by:
+                    seen_shower = True
+                if seen_shower:
+                    out[s] |= 1 << c
+        return out
+
+
+def highest_bit(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _seventh_mark(full: int, world: World) -> int:
+    """The bidder's card that marks the trump: the face-down one, or once shown one of its
+    trumps (a card without points if there is one, so that the first four can hold points)."""
+    if world.indicator >= 0:
+        return world.indicator
+    trumps = full & SUIT_MASKS[world.trump]
+    plain = trumps & ~POINT_CARDS
+    return highest_bit(plain or trumps)
+
+
+# -- inference from the play ------------------------------------------------------------------
+def _infer_play(k: Knowledge) -> None:
+    v = k.view
+    rules = v.rules
+    bidder, caller = k.bidder, k.caller
+    regular = caller < 0
+    mode = v.trump_mode
+    has_hidden_card = regular and mode in ("seventh", "hand_card")
+    shown = v.trump_shown
+    trump = v.trump  # known to this seat, or None
+    r_trick = v.shown_in_trick or 0
+    r_seat = v.shown_by if v.shown_by is not None else -1
+    voids = [0, 0, 0, 0]
+    excluded = [0, 0, 0, 0]
+    bidder_pre = 0
+    not_trump = 0
+    must_be: int | None = None
+    cond: dict[int, int] = {}
+    led = 0  # suits led so far
+    tricks = [t.plays for t in v.tricks]
+    if v.trick:
+        tricks.append(v.trick)
+    for n, plays in enumerate(tricks, start=1):
+        lead_seat, lead_card = plays[0]
+        lead = lead_card >> 3
+        reveal_pos = len(plays)
+        if shown and n == r_trick:
+            reveal_pos = next((i for i, (s, _) in enumerate(plays) if s == r_seat), len(plays))
+        before_reveal = not shown or n < r_trick
+        # a bidder who may not lead the hidden trump led this suit first: if it is trump, the
+        # bidder held nothing else then
+        if (
+            regular
+            and not rules.bidder_leads_trump_before_reveal
+            and lead_seat == bidder
+            and before_reveal
+            and not led >> lead & 1
+        ):
+            others = 0xF & ~(1 << lead)
+            if trump is not None:
+                if trump == lead:
+                    voids[bidder] |= others
+            else:
+                cond[lead] = cond.get(lead, 0) | others
+        led |= 1 << lead
+        top_trump = lead_card if trump is not None and lead == trump else -1
+        for i in range(1, len(plays)):
+            p, c = plays[i]
+            suit = c >> 3
+            hid = before_reveal or (n == r_trick and i < reveal_pos)
+            if suit != lead:
+                if p == bidder and hid and has_hidden_card:
+                    bidder_pre |= 1 << lead
+                    if mode == "seventh":
+                        not_trump |= 1 << lead
+                    elif rules.trump_reveal == "automatic":
+                        must_be = lead  # no automatic showing: the indicator is of this suit
+                else:
+                    voids[p] |= 1 << lead
+                if not hid and regular and trump is not None and lead != trump:
+                    _trump_rules(
+                        k, plays, i, top_trump, trump, n == r_trick and p == r_seat, voids, excluded
+                    )
+            if shown and n == r_trick and p == r_seat:
+                voids[p] |= 1 << lead  # whoever showed trump is out of the suit led then
+            if trump is not None and suit == trump and c > top_trump:
+                top_trump = c
+    # the seat that asked for trump in the current trick and has not played yet
+    if shown and v.trick and r_trick == len(v.tricks) + 1 and r_seat != k.seat:
+        lead = v.trick[0][1] >> 3
+        if all(s != r_seat for s, _ in v.trick) and not (
+            r_seat == bidder and mode == "hand_card" and trump == lead
+        ):
+            voids[r_seat] |= 1 << lead
+    if not regular:
+        k.trump_candidates = ()
+    elif trump is not None:
+        k.trump_candidates = (trump,)
+    else:
+        cands = [t for t in range(4) if not not_trump >> t & 1]
+        if must_be is not None:
+            cands = [must_be] if must_be in cands else []
+        k.trump_candidates = tuple(cands)
+    forced = [0, 0, 0, 0]
+    if regular and v.pair_by is not None and trump is not None and v.pair_by != k.seat:
+        base = trump * 8
+        kq = (1 << (base + KING)) | (1 << (base + QUEEN))
+        forced[v.pair_by] = kq & k.unseen
+    for s in range(4):
+        excluded[s] |= _suit_cards(voids[s])
+    k.voids = (voids[0], voids[1], voids[2], voids[3])
+    k.excluded = (excluded[0], excluded[1], excluded[2], excluded[3])
+    k.forced = (forced[0], forced[1], forced[2], forced[3])
+    k.conditional_voids = cond
+    k.bidder_hand_voids = bidder_pre
+
+
+def _trump_rules(
+    k: Knowledge,
+    plays: tuple[tuple[int, Card], ...],
+    i: int,
+    top_trump: int,
+    trump: int,
+    asker: bool,
+    voids: list[int],
+    excluded: list[int],
+) -> None:
+    """Inferences from a card played, unable to follow, while trumps count."""
+    rules = k.rules
+    p, c = plays[i]
+    tm = SUIT_MASKS[trump]
+    above = tm & ~((2 << top_trump) - 1) if top_trump >= 0 else tm
+    if asker and rules.must_trump_after_reveal:
+        if c >> 3 != trump:
+            voids[p] |= 1 << trump  # had to trump and could not
+            return
+        must_beat = rules.no_undertrump
+        if rules.overtrump_after_reveal and top_trump >= 0:
+            winner, _ = trick_leader_now(plays[:i], plays[0][1] >> 3, trump)
+            must_beat = must_beat or (winner - p) & 1 == 1
+        if must_beat and top_trump >= 0 and c < top_trump:
+            excluded[p] |= above
+        return
+    if rules.no_undertrump and c >> 3 == trump and top_trump >= 0 and c < top_trump:
+        # under-trumping is allowed only to a hand of nothing but lower trumps
+        voids[p] |= 0xF & ~(1 << trump)
+        excluded[p] |= above
+
+
+# -- building states --------------------------------------------------------------------------
+def sample_world(v: View, rng: random.Random, knowledge: Knowledge | None = None) -> RoundState:
+    """A full engine state consistent with ``v``: the seat's own cards are real, the others are
+    a random deal consistent with everything the seat knows; ``view(state, seat) == v``."""
+    k = knowledge if knowledge is not None else Knowledge.from_view(v)
+    if v.phase is Phase.PLAY:
+        return build_play_state(k, k.sample_hidden(rng), rng)
+    if v.phase is Phase.OVER:
+        raise ValueError("the round is over: there is nothing hidden to sample")
+    return _sample_by_replay(k, rng)
+
+
+def build_play_state(k: Knowledge, world: World, rng: random.Random) -> RoundState:
+    """The PLAY-phase state of ``world``, with every public field taken from the view."""
+    v = k.view
+    rules = v.rules
+    deck = _deck(k, world, rng)
+    st = new_state(rules, v.dealer, deck)
+    challenger, heard, out = _auction_leftovers(rules, v.dealer, v.calls)
+    st.phase = Phase.PLAY
+    st.hands = world.hands
+    st.calls = v.calls
+    st.holder = v.holder if v.holder is not None else -1
+    st.bid = v.bid
+    st.speaker = -1
+    st.challenger, st.challengers_heard, st.out = challenger, heard, out
+    st.bidder = k.bidder
+    st.trump_mode = _MODES[v.trump_mode or "none"]
+    st.trump = world.trump
+    st.indicator = world.indicator if v.has_indicator else -1
+    st.trump_shown = v.trump_shown
+    st.shown_by = v.shown_by if v.shown_by is not None else -1
+    st.shown_in_trick = v.shown_in_trick if v.shown_in_trick is not None else -1
+    st.target = v.target if v.target is not None else 0
+    st.double_level = v.double_level
+    st.caller = k.caller
+    st.single_hand_level = v.single_hand_level
+    if rules.single_hand:
+        st.single_hand_turn = (k.caller - v.first_hand) & 3 if k.caller >= 0 else 4
+    st.leader = v.leader if v.leader is not None else -1
+    st.turn = v.turn if v.turn is not None else -1
+    st.lead_suit = v.lead_suit if v.lead_suit is not None else -1
+    st.trick = v.trick
+    st.tricks = v.tricks
+    st.points = v.points
+    st.tricks_won = v.tricks_won
+    st.must_trump = v.must_trump if v.must_trump is not None else -1
+    st.pair_by = v.pair_by if v.pair_by is not None else -1
+    if world.trump >= 0 and k.caller < 0:
+        leads = [t.plays[0][1] for t in v.tricks] + ([v.trick[0][1]] if v.trick else [])
+        st.trump_led = any(c >> 3 == world.trump for c in leads)
+    st.pair_window = _pair_window(st)
+    return st
+
+
+def _pair_window(st: RoundState) -> int:
+    from ..engine.scoring import holds_pair
+
+    if (
+        st.rules.pair_timing != "after_trick_won"
+        or st.pair_by >= 0
+        or not st.trump_shown
+        or st.trick
+        or not st.tricks
+        or st.caller >= 0
+    ):
+        return -1
+    winner = st.tricks[-1].winner
+    window = -1
+    for s in (winner, partner(winner)):
+        if holds_pair(st.hands[s], st.trump):
+            window = s
+    return window
+
+
+def _deck(k: Knowledge, world: World, rng: random.Random) -> tuple[Card, ...]:
+    """A pack order that deals ``world``: the bidder's 7th card or hand card where it must be,
+    and a point card in the first hand's first four where the rules need one."""
+    v = k.view
+    full = k.full_hands(world)
+    fh = v.first_hand
+    regular = k.caller < 0
+    mode = v.trump_mode
+    deck: list[Card] = [0] * 32
+    for n in range(4):
+        s = (fh + n) & 3
+        cards = card_list(full[s])
+        rng.shuffle(cards)
+        first: list[Card] = []
+        seventh = -1
+        if regular and s == k.bidder and world.trump >= 0 and mode in ("seventh", "hand_card"):
+            mark = _seventh_mark(full[s], world)
+            if mark >= 0:
+                if mode == "seventh":
+                    seventh = mark
+                else:
+                    first.append(mark)
+        if (
+            s == fh
+            and v.rules.first_hand_no_points_redeal
+            and not any(POINT_CARDS >> c & 1 for c in first)
+        ):
+            point = next((c for c in cards if POINT_CARDS >> c & 1 and c != seventh), -1)
+            if point >= 0:
+                first.append(point)
+        rest = [c for c in cards if c not in first and c != seventh]
+        while len(first) < 4 and rest:
+            first.append(rest.pop())
+        second = rest
+        if seventh >= 0:
+            second.insert(2, seventh)
+        deck[4 * n : 4 * n + 4] = first
+        deck[16 + 4 * n : 20 + 4 * n] = second
+    return tuple(deck)
+
+
+#: a pack whose first deal passes every first-deal check (first hand gets JS 9S AS TS)
+_SAFE_DECK = tuple(range(31, -1, -1))
+
+
+@lru_cache(maxsize=512)
+def _auction_leftovers(
+    rules: Rules, dealer: int, calls: tuple[tuple[int, int], ...]
+) -> tuple[int, int, int]:
+    """The auction's bookkeeping fields after ``calls`` (they do not depend on the cards)."""
+    st, _ = start_round(rules, dealer, _SAFE_DECK)
+    st = _replay_auction(st, calls)
+    return st.challenger, st.challengers_heard, st.out
+
+
+def _replay_auction(st: RoundState, calls: tuple[tuple[int, int], ...]) -> RoundState:
+    while st.phase is Phase.AUCTION and len(st.calls) < len(calls):
+        seat, bid = calls[len(st.calls)]
+        action = Action(seat, Act.BID, bid) if bid else SIMPLE_ACTIONS[seat][Act.PASS]
+        st, _ = apply(st, action)
+    return st
+
+
+# -- before the play: deal and replay ----------------------------------------------------------
+def _sample_by_replay(k: Knowledge, rng: random.Random) -> RoundState:
+    v = k.view
+    for _ in range(20 * MAX_TRIES):
+        st = _replay(k, _preplay_deck(k, rng), rng)
+        if st is not None and view(st, k.seat) == v:
+            return st
+    raise RuntimeError(f"no consistent deal found for seat {k.seat} in phase {v.phase.name}")
+
+
+def _preplay_deck(k: Knowledge, rng: random.Random) -> list[Card]:
+    """A random pack with this seat's own cards where they were dealt."""
+    v = k.view
+    seat = k.seat
+    fh = v.first_hand
+    me = (seat - fh) & 3
+    pool = card_list(k.unseen)
+    rng.shuffle(pool)
+    own = card_list(k.known[seat])
+    rng.shuffle(own)
+    deck: list[Card | None] = [None] * 32
+    second_dealt = v.phase >= Phase.SEVENTH_REDOUBLE
+    first_pos = list(range(4 * me, 4 * me + 4))
+    second_pos = list(range(16 + 4 * me, 20 + 4 * me))
+    if v.phase is Phase.SEVENTH_REDOUBLE and seat == k.bidder:
+        # the bidder sees its first four and its 7th card only
+        for p, c in zip(first_pos, own, strict=True):
+            deck[p] = c
+        deck[second_pos[2]] = k.own_indicator
+    else:
+        mine = own + ([k.own_indicator] if k.own_indicator >= 0 else [])
+        fixed_first: list[Card] = []
+        fixed_seventh = -1
+        if k.own_indicator >= 0 and seat == k.bidder:
+            if v.trump_mode == "seventh":
+                fixed_seventh = k.own_indicator
+            else:
+                fixed_first.append(k.own_indicator)
+        needs_point = seat == fh and v.rules.first_hand_no_points_redeal and second_dealt
+        if needs_point and not any(POINT_CARDS >> c & 1 for c in fixed_first):
+            pts = [c for c in mine if POINT_CARDS >> c & 1 and c != fixed_seventh]
+            if pts:
+                fixed_first.append(pts[0])
+        rest = [c for c in mine if c not in fixed_first and c != fixed_seventh]
+        first = fixed_first + rest[: 4 - len(fixed_first)]
+        rest = rest[4 - len(fixed_first) :]
+        for p, c in zip(first_pos, first, strict=False):
+            deck[p] = c
+        if second_dealt:
+            if fixed_seventh >= 0:
+                rest.insert(2, fixed_seventh)
+            for p, c in zip(second_pos, rest, strict=False):
+                deck[p] = c
+    it = iter(pool)
+    return [c if c is not None else next(it) for c in deck]
+
+
+def _replay(k: Knowledge, deck: list[Card], rng: random.Random) -> RoundState | None:
+    """Deal ``deck`` and replay the public history up to the view's phase (None: it could not
+    happen with this deck)."""
+    v = k.view
+    st, _ = start_round(v.rules, v.dealer, deck)
+    st = _replay_auction(st, v.calls)
+    if st.phase is not Phase.TRUMP or v.phase is Phase.AUCTION:
+        return st if st.phase is v.phase else None
+    if v.phase is Phase.TRUMP:
+        return st
+    st, _ = apply(st, _trump_action(k, st, rng))
+    st = _replay_doubling(st, v.double_level, v, Phase.DOUBLING)
+    if st.phase is Phase.OVER or v.phase is Phase.DOUBLING:
+        return st
+    if st.phase is Phase.SEVENTH_REDOUBLE and v.phase is not Phase.SEVENTH_REDOUBLE:
+        st, _ = apply(st, SIMPLE_ACTIONS[st.bidder][Act.PASS])
+    if st.phase is not Phase.SINGLE_HAND or v.phase is Phase.SEVENTH_REDOUBLE:
+        return st
+    if v.phase is Phase.SINGLE_HAND:
+        while single_hand_speaker(st) != v.to_act[0]:
+            st, _ = apply(st, SIMPLE_ACTIONS[single_hand_speaker(st)][Act.PASS])
+        return st
+    if k.caller < 0:
+        return None
+    while single_hand_speaker(st) != k.caller:
+        st, _ = apply(st, SIMPLE_ACTIONS[single_hand_speaker(st)][Act.PASS])
+    action = SIMPLE_ACTIONS[k.caller][Act.SINGLE_HAND]
+    if not has_risk_card(st.seat_cards(k.caller)):
+        return None
+    st, _ = apply(st, action)
+    return _replay_doubling(st, v.single_hand_level, v, Phase.SINGLE_HAND_DOUBLING)
+
+
+def _trump_action(k: Knowledge, st: RoundState, rng: random.Random) -> Action:
+    """The bidder's trump choice: the known one, else one drawn as bidders choose."""
+    v = k.view
+    b = st.bidder
+    mode = v.trump_mode
+    if mode == "seventh":
+        return SIMPLE_ACTIONS[b][Act.TRUMP_SEVENTH]
+    if mode == "suit" and v.trump is not None:
+        return TRUMP_SUITS[b][v.trump]
+    if mode == "hand_card" and b == k.seat and k.own_indicator >= 0:
+        return TRUMP_CARDS[b][k.own_indicator]
+    # hidden (or forgotten after a Single Hand): drawn from the bidder's first four cards
+    cards = st.hands[b]
+    weights = trump_choice_weights(cards)
+    suit = rng.choices(range(4), weights=weights)[0]
+    if v.rules.trump_indicator == "outside_card":
+        return TRUMP_SUITS[b][suit]
+    mine = cards & SUIT_MASKS[suit]
+    pick = mine & -mine if mine else cards & -cards
+    return TRUMP_CARDS[b][highest_bit(pick)]
+
+
+def _replay_doubling(st: RoundState, level: int, v: View, phase: Phase) -> RoundState:
+    """Raise the stake to ``level``, then pass as the view shows (or to the end)."""
+    while st.phase is phase and _stake_level(st, phase) < level:
+        seat = to_act(st)[0]
+        act = (Act.PASS, Act.DOUBLE, Act.REDOUBLE, Act.SETDOUBLE)[st.doubling_step]
+        st, _ = apply(st, SIMPLE_ACTIONS[seat][act])
+    if st.phase is not phase:
+        return st
+    if v.phase is phase:
+        for seat in to_act(st):
+            if seat not in v.to_act:
+                st, _ = apply(st, SIMPLE_ACTIONS[seat][Act.PASS])
+        return st
+    while st.phase is phase:
+        st, _ = apply(st, SIMPLE_ACTIONS[to_act(st)[0]][Act.PASS])
+    return st
+
+
+def _stake_level(st: RoundState, phase: Phase) -> int:
+    return st.double_level if phase is Phase.DOUBLING else st.single_hand_level
