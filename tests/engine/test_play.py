@@ -11,6 +11,7 @@ from tests.engine.helpers import (
     autoplay,
     hand_codes,
     legal,
+    play,
     playable,
     run,
     to_play,
@@ -327,3 +328,21 @@ def test_hand_card_forced_as_the_last_card() -> None:
     assert legal(st) == {"play 7H"}
     st, ev = run(st, "0: play 7H")
     assert ev == [TrumpShown(0, HEARTS, 8, parse_card("7H")), CardPlayed(0, parse_card("7H"))]
+
+
+def test_automatic_reveal_when_the_only_card_of_the_suit_is_the_face_down_hand_card() -> None:
+    rules = preset("pagat").with_options(
+        trump_reveal="automatic", single_hand=False, doubling="none"
+    )
+    hands = {
+        0: "JS 9S 7H AS TS KS QS 8S",
+        1: "JD 9D AD TD KD QD 8D 7S",
+        2: "JC 9C AC TC KC QC 8C 7D",
+        3: "JH 9H AH TH KH QH 8H 7C",
+    }
+    st, _ = play(rules, 2, hands, "3: pass; 0: bid 16; 1: pass; 2: pass; 0: trump 7H")
+    assert st.indicator == parse_card("7H")
+    st, _ = run(st, "3: play JH")
+    # seat 0 cannot follow hearts (its one heart lies face down): trump is shown at its turn
+    assert st.trump_shown and st.shown_by == 0
+    assert legal(st, 0) == {"play 7H"}  # and, having been asked to, it must trump

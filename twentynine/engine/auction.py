@@ -7,17 +7,23 @@ from .events import AuctionWon, BidMade, Event, Passed
 from .scoring import end_invalid
 from .state import Phase, RoundState
 
+# Enum members bound once: looking one up on its Enum class is slow in Python 3.11,
+# and these are read on every action.
+ACT_BID = Act.BID
+ACT_PASS = Act.PASS
+PH_AUCTION = Phase.AUCTION
+
 
 def legal(st: RoundState, seat: int) -> list[Action]:
     if seat != st.speaker:
         return []
     rules = st.rules
     if rules.auction == "duel" and st.holder >= 0 and seat == st.holder:
-        return [BIDS[seat][st.bid], SIMPLE_ACTIONS[seat][Act.PASS]]
+        return [BIDS[seat][st.bid], SIMPLE_ACTIONS[seat][ACT_PASS]]
     low = st.bid + 1 if st.holder >= 0 else rules.min_bid
     out = list(BIDS[seat][low : rules.max_bid + 1])
     if not (rules.first_bid_required and st.holder < 0 and seat == st.first_hand):
-        out.append(SIMPLE_ACTIONS[seat][Act.PASS])
+        out.append(SIMPLE_ACTIONS[seat][ACT_PASS])
     return out
 
 
@@ -27,9 +33,9 @@ def is_legal(st: RoundState, action: Action) -> bool:
     if seat != st.speaker:
         return False
     rules = st.rules
-    if action.act is Act.PASS:
+    if action.act is ACT_PASS:
         return not (rules.first_bid_required and st.holder < 0 and seat == st.first_hand)
-    if action.act is not Act.BID:
+    if action.act is not ACT_BID:
         return False
     value = action.arg
     if rules.auction == "duel" and st.holder >= 0 and seat == st.holder:
@@ -39,7 +45,7 @@ def is_legal(st: RoundState, action: Action) -> bool:
 
 
 def start(st: RoundState, ev: list[Event]) -> None:
-    st.phase = Phase.AUCTION
+    st.phase = PH_AUCTION
     st.speaker = st.first_hand
     if st.rules.auction == "first_forced":
         # the first hand opens at the minimum without being asked, and holds that bid
@@ -70,7 +76,7 @@ def _record_pass(st: RoundState, seat: int, ev: list[Event]) -> None:
 
 def _duel(st: RoundState, seat: int, action: Action, ev: list[Event]) -> None:
     if seat == st.holder:  # the holder answers a higher bid
-        if action.act is Act.BID:
+        if action.act is ACT_BID:
             _record_bid(st, seat, action.arg, ev)
             st.speaker = st.challenger
         else:
@@ -78,7 +84,7 @@ def _duel(st: RoundState, seat: int, action: Action, ev: list[Event]) -> None:
             st.holder = st.challenger
             _next_challenger(st, ev)
         return
-    if action.act is Act.BID:
+    if action.act is ACT_BID:
         _record_bid(st, seat, action.arg, ev)
         if st.holder < 0:
             st.holder = seat
@@ -109,7 +115,7 @@ def _next_in(st: RoundState, seat: int) -> int:
 
 def _open(st: RoundState, seat: int, action: Action, ev: list[Event]) -> None:
     rules = st.rules
-    if action.act is Act.BID:
+    if action.act is ACT_BID:
         _record_bid(st, seat, action.arg, ev)
         st.holder = seat
         if action.arg == rules.max_bid:

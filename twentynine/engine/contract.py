@@ -25,7 +25,29 @@ from .state import (
     team_of,
 )
 
-_CALL_ACTS = (Act.PASS, Act.DOUBLE, Act.REDOUBLE, Act.SETDOUBLE)
+# Enum members bound once: looking one up on its Enum class is slow in Python 3.11,
+# and these are read on every action.
+ACT_DOUBLE = Act.DOUBLE
+ACT_PASS = Act.PASS
+ACT_REDOUBLE = Act.REDOUBLE
+ACT_SETDOUBLE = Act.SETDOUBLE
+ACT_SINGLE_HAND = Act.SINGLE_HAND
+ACT_TRUMP_CARD = Act.TRUMP_CARD
+ACT_TRUMP_SEVENTH = Act.TRUMP_SEVENTH
+ACT_TRUMP_SUIT = Act.TRUMP_SUIT
+PH_DOUBLING = Phase.DOUBLING
+PH_PLAY = Phase.PLAY
+PH_SEVENTH_REDOUBLE = Phase.SEVENTH_REDOUBLE
+PH_SINGLE_HAND = Phase.SINGLE_HAND
+PH_SINGLE_HAND_DOUBLING = Phase.SINGLE_HAND_DOUBLING
+PH_TRUMP = Phase.TRUMP
+TM_HAND_CARD = TrumpMode.HAND_CARD
+TM_NONE = TrumpMode.NONE
+TM_SEVENTH = TrumpMode.SEVENTH
+TM_SUIT = TrumpMode.SUIT
+
+
+_CALL_ACTS = (ACT_PASS, ACT_DOUBLE, ACT_REDOUBLE, ACT_SETDOUBLE)
 
 
 # -- dealing ---------------------------------------------------------------------------------
@@ -50,7 +72,7 @@ def _deal_second(st: RoundState, ev: list[Event]) -> None:
     hands = list(st.hands)
     for k in range(4):
         hands[(st.first_hand + k) & 3] |= mask_of(st.deck[16 + 4 * k : 20 + 4 * k])
-    if st.trump_mode is TrumpMode.SEVENTH:
+    if st.trump_mode is TM_SEVENTH:
         seventh = st.seventh_card(st.bidder)
         hands[st.bidder] &= ~(1 << seventh)
         st.indicator = seventh
@@ -83,7 +105,7 @@ def _invalid_regular(st: RoundState) -> str:
         for team in (0, 1):
             if not (held[team] | held[team + 2]) & trump_cards:
                 return "team_without_trump"
-    if st.trump_mode is TrumpMode.SEVENTH and rules.seventh_card_invalid != "none":
+    if st.trump_mode is TM_SEVENTH and rules.seventh_card_invalid != "none":
         bidder_trumps = held[st.bidder] & trump_cards
         if rules.seventh_card_invalid == "bidder_no_point_trump":
             if not bidder_trumps & POINT_CARDS:
@@ -95,7 +117,7 @@ def _invalid_regular(st: RoundState) -> str:
 
 # -- trump ------------------------------------------------------------------------------------
 def start_trump(st: RoundState) -> None:
-    st.phase = Phase.TRUMP
+    st.phase = PH_TRUMP
 
 
 def legal_trump(st: RoundState, seat: int) -> list[Action]:
@@ -108,26 +130,26 @@ def legal_trump(st: RoundState, seat: int) -> list[Action]:
     else:
         out.extend(TRUMP_CARDS[seat][c] for c in cards_in(st.hands[seat]))
     if rules.seventh_card:
-        out.append(SIMPLE_ACTIONS[seat][Act.TRUMP_SEVENTH])
+        out.append(SIMPLE_ACTIONS[seat][ACT_TRUMP_SEVENTH])
     return out
 
 
 def apply_trump(st: RoundState, action: Action, ev: list[Event]) -> None:
-    if action.act is Act.TRUMP_SUIT:
-        st.trump_mode = TrumpMode.SUIT
+    if action.act is ACT_TRUMP_SUIT:
+        st.trump_mode = TM_SUIT
         st.trump = action.arg
-    elif action.act is Act.TRUMP_CARD:
-        st.trump_mode = TrumpMode.HAND_CARD
+    elif action.act is ACT_TRUMP_CARD:
+        st.trump_mode = TM_HAND_CARD
         st.trump = action.arg >> 3
         st.indicator = action.arg
         hands = list(st.hands)
         hands[st.bidder] &= ~(1 << action.arg)
         st.hands = (hands[0], hands[1], hands[2], hands[3])
     else:
-        st.trump_mode = TrumpMode.SEVENTH
+        st.trump_mode = TM_SEVENTH
     ev.append(TrumpChosen(st.bidder, TRUMP_MODE_NAMES[st.trump_mode]))
     if st.rules.max_double_level >= 1:
-        _open_doubling(st, Phase.DOUBLING, 1 - team_of(st.bidder))
+        _open_doubling(st, PH_DOUBLING, 1 - team_of(st.bidder))
     else:
         _after_doubling(st, ev)
 
@@ -142,20 +164,20 @@ def _open_doubling(st: RoundState, phase: Phase, team: int) -> None:
 
 def _max_step(st: RoundState) -> int:
     top = st.rules.max_double_level
-    return min(top, 2) if st.phase is Phase.SINGLE_HAND_DOUBLING else top
+    return min(top, 2) if st.phase is PH_SINGLE_HAND_DOUBLING else top
 
 
 def legal_doubling(st: RoundState, seat: int) -> list[Action]:
     if team_of(seat) != st.doubling_team or st.doubling_passed >> seat & 1:
         return []
     simple = SIMPLE_ACTIONS[seat]
-    return [simple[_CALL_ACTS[st.doubling_step]], simple[Act.PASS]]
+    return [simple[_CALL_ACTS[st.doubling_step]], simple[ACT_PASS]]
 
 
 def apply_doubling(st: RoundState, action: Action, ev: list[Event]) -> None:
     step = st.doubling_step
-    single = st.phase is Phase.SINGLE_HAND_DOUBLING
-    if action.act is Act.PASS:
+    single = st.phase is PH_SINGLE_HAND_DOUBLING
+    if action.act is ACT_PASS:
         ev.append(Passed(action.seat, DOUBLING_CALLS[step]))
         st.doubling_passed |= 1 << action.seat
         if st.doubling_passed != (0b0101 << st.doubling_team):
@@ -187,12 +209,8 @@ def _after_doubling(st: RoundState, ev: list[Event]) -> None:
     if reason:
         end_invalid(st, reason, ev)
         return
-    if (
-        st.trump_mode is TrumpMode.SEVENTH
-        and st.double_level == 1
-        and st.rules.max_double_level >= 2
-    ):
-        st.phase = Phase.SEVENTH_REDOUBLE
+    if st.trump_mode is TM_SEVENTH and st.double_level == 1 and st.rules.max_double_level >= 2:
+        st.phase = PH_SEVENTH_REDOUBLE
         return
     _after_seventh_redouble(st, ev)
 
@@ -202,11 +220,11 @@ def legal_seventh_redouble(st: RoundState, seat: int) -> list[Action]:
     if seat != st.bidder:
         return []
     simple = SIMPLE_ACTIONS[seat]
-    return [simple[Act.REDOUBLE], simple[Act.PASS]]
+    return [simple[ACT_REDOUBLE], simple[ACT_PASS]]
 
 
 def apply_seventh_redouble(st: RoundState, action: Action, ev: list[Event]) -> None:
-    if action.act is Act.REDOUBLE:
+    if action.act is ACT_REDOUBLE:
         st.double_level = 2
         ev.append(StakeRaised(action.seat, "redouble", st.current_stake))
     else:
@@ -216,7 +234,7 @@ def apply_seventh_redouble(st: RoundState, action: Action, ev: list[Event]) -> N
 
 def _after_seventh_redouble(st: RoundState, ev: list[Event]) -> None:
     if st.rules.single_hand:
-        st.phase = Phase.SINGLE_HAND
+        st.phase = PH_SINGLE_HAND
         st.single_hand_turn = 0
         return
     _start_regular_play(st, ev)
@@ -252,12 +270,12 @@ def legal_single_hand(st: RoundState, seat: int) -> list[Action]:
         return []
     simple = SIMPLE_ACTIONS[seat]
     if has_risk_card(st.seat_cards(seat)):
-        return [simple[Act.SINGLE_HAND], simple[Act.PASS]]
-    return [simple[Act.PASS]]
+        return [simple[ACT_SINGLE_HAND], simple[ACT_PASS]]
+    return [simple[ACT_PASS]]
 
 
 def apply_single_hand(st: RoundState, action: Action, ev: list[Event]) -> None:
-    if action.act is Act.PASS:
+    if action.act is ACT_PASS:
         ev.append(Passed(action.seat, "single_hand"))
         st.single_hand_turn += 1
         if st.single_hand_turn == 4:
@@ -271,10 +289,10 @@ def apply_single_hand(st: RoundState, action: Action, ev: list[Event]) -> None:
         st.hands = (hands[0], hands[1], hands[2], hands[3])
         st.indicator = -1
     st.trump = -1
-    st.trump_mode = TrumpMode.NONE
+    st.trump_mode = TM_NONE
     st.target = 0
     if st.rules.max_double_level >= 1:
-        _open_doubling(st, Phase.SINGLE_HAND_DOUBLING, 1 - team_of(action.seat))
+        _open_doubling(st, PH_SINGLE_HAND_DOUBLING, 1 - team_of(action.seat))
     else:
         _start_play(st, ev)
 
@@ -289,7 +307,7 @@ def _start_regular_play(st: RoundState, ev: list[Event]) -> None:
 
 
 def _start_play(st: RoundState, ev: list[Event]) -> None:
-    st.phase = Phase.PLAY
+    st.phase = PH_PLAY
     st.leader = st.caller if st.caller >= 0 else st.first_hand
     st.turn = st.leader
     st.lead_suit = -1

@@ -12,6 +12,19 @@ from .events import Event
 from .rules import Rules
 from .state import Phase, RoundState, new_state
 
+# Enum members bound once: looking one up on its Enum class is slow in Python 3.11,
+# and these are read on every action.
+ACT_BID = Act.BID
+ACT_PLAY = Act.PLAY
+PH_AUCTION = Phase.AUCTION
+PH_DOUBLING = Phase.DOUBLING
+PH_OVER = Phase.OVER
+PH_PLAY = Phase.PLAY
+PH_SEVENTH_REDOUBLE = Phase.SEVENTH_REDOUBLE
+PH_SINGLE_HAND = Phase.SINGLE_HAND
+PH_SINGLE_HAND_DOUBLING = Phase.SINGLE_HAND_DOUBLING
+PH_TRUMP = Phase.TRUMP
+
 
 def start_round(rules: Rules, dealer: int, deck: Sequence[Card]) -> tuple[RoundState, list[Event]]:
     """Deal the first four cards each from ``deck`` (the order cards leave the pack)."""
@@ -30,17 +43,17 @@ def start_round(rules: Rules, dealer: int, deck: Sequence[Card]) -> tuple[RoundS
 def to_act(st: RoundState) -> tuple[int, ...]:
     """The seats that have at least one legal action now."""
     phase = st.phase
-    if phase is Phase.AUCTION:
+    if phase is PH_AUCTION:
         return (st.speaker,)
-    if phase is Phase.PLAY:
+    if phase is PH_PLAY:
         if st.pair_window >= 0 and st.pair_window != st.turn:
             return tuple(sorted((st.turn, st.pair_window)))
         return (st.turn,)
-    if phase is Phase.TRUMP or phase is Phase.SEVENTH_REDOUBLE:
+    if phase is PH_TRUMP or phase is PH_SEVENTH_REDOUBLE:
         return (st.bidder,)
-    if phase is Phase.SINGLE_HAND:
+    if phase is PH_SINGLE_HAND:
         return (contract.single_hand_speaker(st),)
-    if phase is Phase.DOUBLING or phase is Phase.SINGLE_HAND_DOUBLING:
+    if phase is PH_DOUBLING or phase is PH_SINGLE_HAND_DOUBLING:
         team = st.doubling_team
         return tuple(s for s in (team, team + 2) if not st.doubling_passed >> s & 1)
     return ()
@@ -57,16 +70,16 @@ def _all_legal(st: RoundState) -> list[Action]:
     cached: list[Action] | None = st.legal_cache
     if cached is None:
         phase = st.phase
-        if phase is Phase.AUCTION:
+        if phase is PH_AUCTION:
             cached = auction.legal(st, st.speaker)
-        elif phase is Phase.PLAY and st.pair_window < 0:
+        elif phase is PH_PLAY and st.pair_window < 0:
             cached = tricks.legal(st, st.turn)
-        elif phase is Phase.DOUBLING or phase is Phase.SINGLE_HAND_DOUBLING:
+        elif phase is PH_DOUBLING or phase is PH_SINGLE_HAND_DOUBLING:
             team = st.doubling_team
             cached = contract.legal_doubling(st, team) + contract.legal_doubling(st, team + 2)
-        elif phase is Phase.SINGLE_HAND:
+        elif phase is PH_SINGLE_HAND:
             cached = contract.legal_single_hand(st, contract.single_hand_speaker(st))
-        elif phase is Phase.TRUMP:
+        elif phase is PH_TRUMP:
             cached = contract.legal_trump(st, st.bidder)
         else:
             cached = [a for s in to_act(st) for a in _legal_for(st, s)]
@@ -76,17 +89,17 @@ def _all_legal(st: RoundState) -> list[Action]:
 
 def _legal_for(st: RoundState, seat: int) -> list[Action]:
     phase = st.phase
-    if phase is Phase.PLAY:
+    if phase is PH_PLAY:
         return tricks.legal(st, seat)
-    if phase is Phase.AUCTION:
+    if phase is PH_AUCTION:
         return auction.legal(st, seat)
-    if phase is Phase.TRUMP:
+    if phase is PH_TRUMP:
         return contract.legal_trump(st, seat)
-    if phase is Phase.DOUBLING or phase is Phase.SINGLE_HAND_DOUBLING:
+    if phase is PH_DOUBLING or phase is PH_SINGLE_HAND_DOUBLING:
         return contract.legal_doubling(st, seat)
-    if phase is Phase.SEVENTH_REDOUBLE:
+    if phase is PH_SEVENTH_REDOUBLE:
         return contract.legal_seventh_redouble(st, seat)
-    if phase is Phase.SINGLE_HAND:
+    if phase is PH_SINGLE_HAND:
         return contract.legal_single_hand(st, seat)
     return []
 
@@ -96,21 +109,21 @@ def is_legal(st: RoundState, action: Action) -> bool:
     if cached is not None:  # someone asked for the legal actions here already
         return action in cached
     phase = st.phase
-    if phase is Phase.PLAY:
+    if phase is PH_PLAY:
         return tricks.is_legal(st, action)
-    if phase is Phase.AUCTION:
+    if phase is PH_AUCTION:
         return auction.is_legal(st, action)
     return action in _all_legal(st)
 
 
 _HANDLERS = {
-    Phase.AUCTION: auction.apply,
-    Phase.TRUMP: contract.apply_trump,
-    Phase.DOUBLING: contract.apply_doubling,
-    Phase.SINGLE_HAND_DOUBLING: contract.apply_doubling,
-    Phase.SEVENTH_REDOUBLE: contract.apply_seventh_redouble,
-    Phase.SINGLE_HAND: contract.apply_single_hand,
-    Phase.PLAY: tricks.apply,
+    PH_AUCTION: auction.apply,
+    PH_TRUMP: contract.apply_trump,
+    PH_DOUBLING: contract.apply_doubling,
+    PH_SINGLE_HAND_DOUBLING: contract.apply_doubling,
+    PH_SEVENTH_REDOUBLE: contract.apply_seventh_redouble,
+    PH_SINGLE_HAND: contract.apply_single_hand,
+    PH_PLAY: tricks.apply,
 }
 
 
@@ -135,7 +148,7 @@ def explain(st: RoundState, action: object) -> IllegalAction:
     if not isinstance(seat, int) or not 0 <= seat <= 3:
         return IllegalAction("bad_seat", f"there is no seat {seat!r}; seats are 0-3")
     text = _safe_text(action)
-    if st.phase is Phase.OVER:
+    if st.phase is PH_OVER:
         return IllegalAction("round_over", f"the round is over; seat {seat} cannot {text}")
     mine = _legal_for(st, seat)
     if not mine:
@@ -144,10 +157,10 @@ def explain(st: RoundState, action: object) -> IllegalAction:
             f"seat {seat} cannot act now (waiting for seat(s) "
             f"{', '.join(map(str, to_act(st)))}); tried {text!r}",
         )
-    if st.phase is Phase.PLAY and action.act is Act.PLAY:
+    if st.phase is PH_PLAY and action.act is ACT_PLAY:
         return _explain_card(st, action, mine)
-    if st.phase is Phase.AUCTION and action.act is Act.BID:
-        bids = [a.arg for a in mine if a.act is Act.BID]
+    if st.phase is PH_AUCTION and action.act is ACT_BID:
+        bids = [a.arg for a in mine if a.act is ACT_BID]
         if bids:
             return IllegalAction(
                 "bad_bid", f"seat {seat} may bid {bids[0]}-{bids[-1]}, not {action.arg}"

@@ -6,9 +6,13 @@ from .cards import KING, QUEEN, SUIT_MASKS
 from .events import Event, RoundEnded, RoundInvalid
 from .state import REGULAR_STAKES, SINGLE_HAND_STAKES, Phase, RoundState, team_of
 
+# Enum members bound once: looking one up on its Enum class is slow in Python 3.11,
+# and these are read on every action.
+PH_OVER = Phase.OVER
+
 
 def end_invalid(st: RoundState, reason: str, ev: list[Event]) -> None:
-    st.phase = Phase.OVER
+    st.phase = PH_OVER
     st.outcome = "invalid"
     st.reason = reason
     st.stake = 0
@@ -40,7 +44,7 @@ def end_played(st: RoundState, ev: list[Event]) -> None:
         if not made and rules.half_bid_penalty and 2 * st.points[team] < st.target:
             stake *= 2
     delta = stake if made else -stake
-    st.phase = Phase.OVER
+    st.phase = PH_OVER
     st.outcome = "won" if made else "lost"
     st.stake = stake
     st.score_delta = (delta, 0) if team == 0 else (0, delta)

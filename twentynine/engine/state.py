@@ -31,11 +31,20 @@ class TrumpMode(enum.IntEnum):
     HAND_CARD = 3  # a card from the bidder's hand laid face down
 
 
+# Enum members bound once: looking one up on its Enum class is slow in Python 3.11,
+# and these are read on every action.
+PH_AUCTION = Phase.AUCTION
+PH_OVER = Phase.OVER
+TM_HAND_CARD = TrumpMode.HAND_CARD
+TM_NONE = TrumpMode.NONE
+TM_SEVENTH = TrumpMode.SEVENTH
+TM_SUIT = TrumpMode.SUIT
+
 TRUMP_MODE_NAMES = {
-    TrumpMode.NONE: "none",
-    TrumpMode.SUIT: "suit",
-    TrumpMode.SEVENTH: "seventh",
-    TrumpMode.HAND_CARD: "hand_card",
+    TM_NONE: "none",
+    TM_SUIT: "suit",
+    TM_SEVENTH: "seventh",
+    TM_HAND_CARD: "hand_card",
 }
 
 #: stake by doubling level: none, Double, Redouble, SetDouble
@@ -124,7 +133,7 @@ class RoundState:
     # -- facts derived from the state -------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is PH_OVER
 
     @property
     def is_single_hand(self) -> bool:
@@ -170,7 +179,7 @@ class RoundState:
         from .cards import SUITS
 
         return {
-            "complete": self.phase is Phase.OVER,
+            "complete": self.phase is PH_OVER,
             "outcome": self.outcome or None,
             "reason": self.reason or None,
             "bidder": self.bidder if self.bidder >= 0 else None,
@@ -180,7 +189,7 @@ class RoundState:
             "trump": SUITS[self.trump] if self.trump >= 0 else None,
             "trump_mode": TRUMP_MODE_NAMES[self.trump_mode] if self.bidder >= 0 else None,
             "trump_shown": self.trump_shown,
-            "stake": self.stake if self.phase is Phase.OVER else self.current_stake,
+            "stake": self.stake if self.phase is PH_OVER else self.current_stake,
             "target": self.target if self.bidder >= 0 and self.caller < 0 else None,
             "pair_by": self.pair_by if self.pair_by >= 0 else None,
             "points": list(self.points),
@@ -199,7 +208,7 @@ def new_state(rules: Rules, dealer: int, deck: tuple[Card, ...]) -> RoundState:
     st.dealer = dealer
     st.deck = deck
     st.first_hand = (dealer + 1) & 3
-    st.phase = Phase.AUCTION
+    st.phase = PH_AUCTION
     st.hands = (0, 0, 0, 0)
     st.calls = ()
     st.holder = -1
@@ -209,7 +218,7 @@ def new_state(rules: Rules, dealer: int, deck: tuple[Card, ...]) -> RoundState:
     st.challengers_heard = 1
     st.out = 0
     st.bidder = -1
-    st.trump_mode = TrumpMode.NONE
+    st.trump_mode = TM_NONE
     st.trump = -1
     st.indicator = -1
     st.trump_shown = False

@@ -9,6 +9,15 @@ from .events import CardPlayed, Event, PairDeclared, TrickWon, TrumpShown
 from .scoring import end_played, holds_pair, settled
 from .state import Phase, RoundState, Trick, TrumpMode, partner, team_of
 
+# Enum members bound once: looking one up on its Enum class is slow in Python 3.11,
+# and these are read on every action.
+ACT_PAIR = Act.PAIR
+ACT_PLAY = Act.PLAY
+ACT_REVEAL = Act.REVEAL
+PH_OVER = Phase.OVER
+PH_PLAY = Phase.PLAY
+TM_SEVENTH = TrumpMode.SEVENTH
+
 
 def play_options(st: RoundState, seat: int) -> tuple[int, bool]:
     """(mask of the cards ``seat`` may play, whether it may ask for trump to be shown).
@@ -37,7 +46,7 @@ def play_options(st: RoundState, seat: int) -> tuple[int, bool]:
     follow = hand & SUIT_MASKS[lead]
     if follow:
         return follow, False
-    if hidden >= 0 and (not hand or (hidden >> 3 == lead and st.trump_mode is TrumpMode.SEVENTH)):
+    if hidden >= 0 and (not hand or (hidden >> 3 == lead and st.trump_mode is TM_SEVENTH)):
         return 1 << hidden, False  # the face-down card must be shown and played
     if not st.trump_shown:
         if st.caller >= 0 or rules.trump_reveal == "automatic":
@@ -105,16 +114,16 @@ def legal(st: RoundState, seat: int) -> list[Action]:
             out.append(plays[low.bit_length() - 1])
             mask ^= low
         if can_reveal:
-            out.append(SIMPLE_ACTIONS[seat][Act.REVEAL])
+            out.append(SIMPLE_ACTIONS[seat][ACT_REVEAL])
     if seat == st.pair_window:
-        out.append(SIMPLE_ACTIONS[seat][Act.PAIR])
+        out.append(SIMPLE_ACTIONS[seat][ACT_PAIR])
     return out
 
 
 def is_legal(st: RoundState, action: Action) -> bool:
     seat = action.seat
     act = action.act
-    if act is Act.PLAY:
+    if act is ACT_PLAY:
         if seat != st.turn:
             return False
         card = action.arg
@@ -122,17 +131,17 @@ def is_legal(st: RoundState, action: Action) -> bool:
             return False
         mask, _ = play_options(st, seat)
         return bool(mask >> card & 1)
-    if act is Act.REVEAL:
+    if act is ACT_REVEAL:
         return seat == st.turn and play_options(st, seat)[1]
-    if act is Act.PAIR:
+    if act is ACT_PAIR:
         return seat == st.pair_window
     return False
 
 
 def apply(st: RoundState, action: Action, ev: list[Event]) -> None:
-    if action.act is Act.PLAY:
+    if action.act is ACT_PLAY:
         _play(st, action.seat, action.arg, ev)
-    elif action.act is Act.REVEAL:
+    elif action.act is ACT_REVEAL:
         show_trump(st, action.seat, ev, asked=True)
         _settle_check(st, ev)
     else:
@@ -174,7 +183,7 @@ def _play(st: RoundState, seat: int, card: int, ev: list[Event]) -> None:
     if card == st.indicator and seat == st.bidder and not st.trump_shown:
         show_trump(st, seat, ev, asked=False)
         _settle_check(st, ev)
-        if st.phase is Phase.OVER:
+        if st.phase is PH_OVER:
             return
     hands = list(st.hands)
     hands[seat] &= ~(1 << card)
@@ -201,7 +210,11 @@ def _play(st: RoundState, seat: int, card: int, ev: list[Event]) -> None:
         and not st.trump_shown
         and st.caller < 0
         and not st.hands[nxt] & SUIT_MASKS[st.lead_suit]
-        and not (nxt == st.bidder and st.indicator >> 3 == st.lead_suit)
+        and not (
+            nxt == st.bidder
+            and st.trump_mode is TM_SEVENTH  # the hidden seventh card must follow suit
+            and st.indicator >> 3 == st.lead_suit
+        )
     ):
         show_trump(st, nxt, ev, asked=True)
     _settle_check(st, ev)
@@ -240,5 +253,5 @@ def _finish_trick(st: RoundState, ev: list[Event]) -> None:
 
 
 def _settle_check(st: RoundState, ev: list[Event]) -> None:
-    if st.rules.early_finish and st.phase is Phase.PLAY and settled(st):
+    if st.rules.early_finish and st.phase is PH_PLAY and settled(st):
         end_played(st, ev)
