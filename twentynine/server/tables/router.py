@@ -13,7 +13,7 @@ from ..friends.service import friend_ids
 from . import service
 from .manager import TableManager
 from .models import GameTable, TableSeat
-from .runtime import TableError, TableRuntime, chat_json
+from .runtime import STANDIN_LEVEL, TableError, TableRuntime, chat_json
 from .schemas import CreateHosted, CreateTable, JoinTable, ResetTable
 
 router = APIRouter(prefix="/api/tables")
@@ -64,7 +64,7 @@ def summary(row: GameTable, seats: list[TableSeat], names: dict[int, str]) -> di
             }
             for s in seats
         ],
-        "open_seats": sum(1 for s in seats if s.user_id is None),
+        "open_seats": sum(1 for s in seats if s.user_id is None and not s.bot),
     }
 
 
@@ -172,9 +172,8 @@ async def quick_join(request: Request, user: MemberUser, db: SessionDep) -> dict
             except TableError:
                 continue
             return {"table": row.id, "seat": seat, "created": False}
-    body = CreateTable(
-        kind="public", seats=["me", "bot:intermediate", "bot:intermediate", "bot:intermediate"]
-    )
+    bot = f"bot:{STANDIN_LEVEL}"  # a level this server has
+    body = CreateTable(kind="public", seats=["me", bot, bot, bot])
     row = await service.create_table(db, user, body)
     runtime = await manager(request).get(row.id)
     assert runtime is not None
@@ -200,6 +199,9 @@ async def join(
     row, runtime = await _table(request, db, table_id, user, body.code)
     if user.is_guest and row.kind != "solo":
         raise HTTPException(status_code=403, detail="guests may play solo against bots only")
+    if runtime.status == "paused" and runtime.seat_of(user.id) is None:
+        # only its one person may resume a paused table; a second one would leave it stuck
+        raise HTTPException(status_code=409, detail="the table is paused; join when it resumes")
     try:
         seat = await runtime.join(user.id, user.first_name, body.seat)
     except TableError as e:

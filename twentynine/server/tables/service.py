@@ -61,6 +61,8 @@ async def create_table(db: AsyncSession, user: User, body: CreateTable) -> GameT
         invite_code=new_id(6) if body.kind == "private" else None,
         name=body.name.strip() or f"{user.first_name}'s table",
         rules=spec.to_json(),
+        # anyone may watch a public table: watchers see no hand (only a host's friends may)
+        spectators_see="none",
         takeover_seconds=body.takeover_seconds,
         status="waiting",
     )

@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlparse
 
@@ -39,7 +40,7 @@ def _origin_ok(ws: WebSocket) -> bool:
 async def table_socket(ws: WebSocket, table_id: str) -> None:
     app = ws.app
     if not _origin_ok(ws):
-        await ws.close(code=4403, reason="cross-site socket refused")
+        await _refuse(ws, 4403, "cross-site socket refused")
         return
     async with app.state.sessionmaker() as db:
         user = await user_from_token(db, ws.cookies.get(SESSION_COOKIE))
@@ -47,14 +48,14 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         code = ws.query_params.get("code")
         allowed = row is not None and await service.can_view(db, row, user, code)
     if user is None:
-        await ws.close(code=4401, reason="sign in first")
+        await _refuse(ws, 4401, "sign in first")
         return
     if not allowed:
-        await ws.close(code=4404, reason="no such table")
+        await _refuse(ws, 4404, "no such table")
         return
     runtime: TableRuntime | None = await app.state.tables.get(table_id)
     if runtime is None:
-        await ws.close(code=4404, reason="no such table")
+        await _refuse(ws, 4404, "no such table")
         return
     await ws.accept()
     conn = Connection(user.id, user.first_name, runtime.seat_of(user.id), ws.send_json)
@@ -68,10 +69,33 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        await runtime.disconnect(conn)
+        await _unless_stopped(runtime, lambda: runtime.disconnect(conn))
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+
+
+async def _unless_stopped(runtime: TableRuntime, command: Callable[[], Awaitable[None]]) -> None:
+    """Run ``command`` on the table's queue unless the table stops first: a closed table's
+    queue runs nothing more, and waiting on it would keep this socket's task forever."""
+    worker = runtime.worker
+    if worker is None or worker.done():
+        return
+    task = asyncio.ensure_future(command())
+    await asyncio.wait({task, worker}, return_when=asyncio.FIRST_COMPLETED)
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return
+    task.result()
+
+
+async def _refuse(ws: WebSocket, code: int, reason: str) -> None:
+    """Close with ``code`` (docs/protocol.md). A close before the handshake would reach the
+    client as a bare HTTP 403, so the socket is accepted first; nothing is sent on it."""
+    await ws.accept()
+    await ws.close(code=code, reason=reason)
 
 
 def _chat(row: Any) -> dict[str, Any]:
