@@ -19,7 +19,9 @@ async def test_solo_game_plays_a_deal_to_the_result(live: LiveServer) -> None:
     sock = await TableSocket(live, me, table_id).connect()
     assert sock.state is not None and sock.state["table"]["status"] == "playing"
     assert sock.state["table"]["you"]["seat"] == 0
-    # only my own hand is ever in my view
+    # only my own hand is in my view while a deal is on (a first deal that is invalid at once
+    # shows every hand, so wait for one in play)
+    await sock.wait_for(lambda st: st["view"] is not None and st["view"]["phase"] != "over")
     hands = sock.view["hands"]
     assert hands[0] is not None and all(h is None for h in hands[1:])
 

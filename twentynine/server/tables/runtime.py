@@ -612,8 +612,8 @@ class TableRuntime:
 
     async def _next_deal(self) -> None:
         game = self.game
-        if game is None or not game.round.is_over or self.status == "closed":
-            return
+        if game is None or not game.round.is_over or self.status != "playing":
+            return  # a paused table deals again when it resumes
         if self.deck_reset:
             deck = uniform_deck(self.rng)
             self.deck_reset = False
@@ -667,6 +667,11 @@ class TableRuntime:
                 self.actions = []
                 events += [game_event_json(e) for e in evs]
             await self._commit(events)
+            if self.game.round.is_over:
+                if what in ("round", "all"):  # the new deal ended at once (invalid): store it
+                    await self._deal_finished()
+                elif self.leader:  # a reset between deals: deal on
+                    self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
 
         await self.submit(command)
 
@@ -790,6 +795,9 @@ class TableRuntime:
                 raise TableError("not_paused", "the table is not paused")
             self.status = "paused" if paused else "playing"
             await self._commit([{"type": "paused" if paused else "resumed"}])
+            game = self.game
+            if not paused and game is not None and game.round.is_over and self.leader:
+                self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
 
         await self.submit(command)
 
