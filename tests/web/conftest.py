@@ -1,0 +1,177 @@
+"""Browser-test fixtures: a live server (SQLite, bots without delay), Debian's Chromium driven
+by Playwright, pages that record console errors, and screenshots under artifacts/screenshots/.
+
+Without /usr/bin/chromium (or Playwright) the browser tests are skipped, except in CI
+(``CI=true``), where they must run."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
+
+from twentynine.server.app import create_app
+
+from ..server.conftest import LiveServer, last_code, live_settings, start_live
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def need_browser() -> None:
+    reason = ""
+    try:
+        import playwright.async_api  # noqa: F401
+    except ImportError:
+        reason = "Playwright for Python is not installed"
+    if not reason and not CHROMIUM.exists():
+        reason = f"no Chromium at {CHROMIUM} (apt install chromium)"
+    if reason:
+        if IN_CI:
+            pytest.fail(f"CI must run the browser tests: {reason}")
+        pytest.skip(reason)
+
+
+@pytest_asyncio.fixture
+async def web_live(tmp_path: Path) -> AsyncIterator[LiveServer]:
+    """A real server for the browser, its own SQLite database, bots that act at once."""
+    settings = live_settings(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'web.db'}")
+    settings = dataclasses.replace(settings, next_deal_seconds=0.3)
+    server, stop = await start_live(settings)
+    yield server
+    await stop()
+
+
+@pytest_asyncio.fixture
+async def web_app(tmp_path: Path) -> AsyncIterator[FastAPI]:
+    """The app in process (no browser), for the client's HTTP endpoints."""
+    settings = live_settings(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'app.db'}")
+    application = create_app(settings)
+    async with LifespanManager(application):
+        yield application
+
+
+class Browser:
+    """One Chromium; each ``page()`` is a fresh context (its own cookies) whose console errors
+    and page errors are collected for ``assert_clean``."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.errors: list[str] = []
+        self.contexts: list[Any] = []
+
+    async def page(self, base_url: str, **context_args: Any) -> Any:
+        context = await self.browser.new_context(base_url=base_url, **context_args)
+        context.set_default_timeout(15_000)
+        self.contexts.append(context)
+        page = await context.new_page()
+        label = f"page {len(self.contexts)}"
+        page.on(
+            "console",
+            lambda m: (
+                self.errors.append(f"{label} console: {m.text}") if m.type == "error" else None
+            ),
+        )
+        page.on("pageerror", lambda e: self.errors.append(f"{label} page error: {e}"))
+        return page
+
+    def assert_clean(self) -> None:
+        assert self.errors == [], "errors in the browser:\n" + "\n".join(self.errors)
+
+
+@pytest_asyncio.fixture
+async def chromium() -> AsyncIterator[Browser]:
+    need_browser()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        wrapped = Browser(browser)
+        try:
+            yield wrapped
+        finally:
+            for context in wrapped.contexts:
+                await context.close()
+            await browser.close()
+
+
+async def shot(page: Any, name: str, full_page: bool = False) -> Path:
+    """Save a screenshot of a key moment under artifacts/screenshots/."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{re.sub(r'[^a-z0-9_-]+', '-', name.lower())}.png"
+    await page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+async def sign_in_ui(page: Any, live: LiveServer, email: str, first_name: str) -> None:
+    """The real sign-in: the form mails a code; the code is read from the server's outbox."""
+    await page.goto("/#/signin")
+    await page.get_by_label("Email", exact=True).fill(email)
+    await page.get_by_label("First name").fill(first_name)
+    await page.get_by_role("button", name="Email me a code").click()
+    code_box = page.get_by_label("Code", exact=True)
+    await code_box.wait_for()
+    code, _ = last_code(live.app, email)
+    await code_box.fill(code)
+    await page.locator("form").get_by_role("button", name="Sign in").click()
+    await page.wait_for_url(re.compile(r"#/dashboard"))
+    await page.locator("nav a.who").get_by_text(first_name, exact=True).wait_for()
+
+
+Step = Callable[[Any], Awaitable[bool]]
+
+
+async def play_step(page: Any) -> bool:
+    """Make one move on this page if it is this player's turn, by clicking like a person:
+    the first bid when nobody has bid yet, else pass where passing is allowed; in play the
+    first card marked legal. Returns whether it clicked."""
+    table = page.locator("section.table-page")
+    try:
+        if await table.get_attribute("data-my-turn", timeout=1000) != "true":
+            return False
+        phase = await table.get_attribute("data-phase", timeout=1000)
+        if phase == "play":
+            reveal = page.locator(".actions button[data-act=reveal]:not([disabled])")
+            if await reveal.count():  # show trump when allowed, so rounds are rarely void
+                await reveal.first.click(timeout=2000)
+                return True
+            card = page.locator(".hand button.card[data-legal=true]").first
+            if await card.count():
+                await card.click(timeout=2000)
+                return True
+        buttons = page.locator(".actions button[data-act]:not([disabled])")
+        if not await buttons.count():
+            return False
+        passing = page.locator(".actions button[data-act=pass]:not([disabled])")
+        if phase == "auction":
+            bid = int(await table.get_attribute("data-bid", timeout=1000) or 0)
+            target = passing if bid else page.locator(".actions button[data-act=bid]")
+        else:
+            target = passing if await passing.count() else buttons
+        await target.first.click(timeout=2000)
+        return True
+    except Exception as e:  # the table moved on under the click: look again
+        if "Timeout" in type(e).__name__ or "detached" in str(e) or "Target" in str(e):
+            return False
+        raise

@@ -1,0 +1,163 @@
+"""A guest plays against bots from the front page: by mouse and by keyboard, through a reload
+in the middle of a trick (which resumes at the same point), through a dropped connection
+(the banner goes away by itself), to the result; then replays the deal card by card."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from ..server.conftest import LiveServer
+from .conftest import Browser, play_step, shot
+
+TABLE = "section.table-page"
+
+
+async def until(page: Any, condition: str, timeout: float = 60) -> None:
+    """Play (as this page's player) until the table matches ``condition`` (a CSS selector)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if await page.locator(condition).count():
+            return
+        if not await play_step(page):
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"never reached {condition}")
+
+
+async def my_turn_mid_trick(page: Any) -> bool:
+    table = page.locator(TABLE)
+    if await table.get_attribute("data-phase") != "play":
+        return False
+    if await table.get_attribute("data-my-turn") != "true":
+        return False
+    return bool(await page.locator(".trick").get_attribute("data-trick"))
+
+
+async def test_guest_plays_a_round_against_bots(web_live: LiveServer, chromium: Browser) -> None:
+    page = await chromium.page(web_live.url)
+    sockets: list[Any] = []
+
+    async def relay(ws: Any) -> None:  # our own hand on the socket, to drop it at will
+        sockets.append(ws)
+        ws.connect_to_server()
+
+    await page.route_web_socket("**/ws/tables/**", relay)
+    await page.goto("/")
+    await shot(page, "landing")
+    await page.get_by_label("Your name (optional)").fill("Gita")
+    await page.get_by_role("button", name="Play now against bots").click()
+    await page.locator(f"{TABLE}[data-status=playing]").wait_for()
+    assert "Gita" in await page.locator(".seat-bottom").inner_text()
+    # the bots are the best level the server has
+    bots = await page.evaluate("fetch('/api/web/bots').then(r => r.json())")
+    table_id = page.url.rsplit("/", 1)[1]
+    info = await page.evaluate(f"fetch('/api/tables/{table_id}').then(r => r.json())")
+    assert {s["bot"] for s in info["seats"] if s["bot"]} == {bots["best"]}
+    await shot(page, "guest-play-now")
+
+    # the strongest bots may think for a while; the rest of the round is played against quick
+    # ones, at a solo table opened the same way the client does (with the CSRF header)
+    table_id = await page.evaluate(
+        """fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json',
+             'X-CSRF-Token': document.cookie.match(/tn_csrf=([^;]+)/)[1]},
+             body: JSON.stringify({kind: 'solo', seats: ['me', 'bot:random', 'bot:random',
+             'bot:random']})}).then(r => r.json()).then(t => t.id)"""
+    )
+    await page.goto(f"/#/table/{table_id}")
+    await page.locator(f"{TABLE}[data-status=playing]").wait_for()
+
+    # the keyboard: P passes, digits play the cards of the hand
+    await until(page, f"{TABLE}[data-my-turn=true]")
+    if await page.locator(".actions button[data-act=pass]").count() and int(
+        await page.locator(TABLE).get_attribute("data-bid") or 0
+    ):
+        version = await page.locator(TABLE).get_attribute("data-version")
+        await page.keyboard.press("p")
+        await page.locator(f"{TABLE}:not([data-version='{version}'])").wait_for()
+
+    deadline = time.monotonic() + 60
+    while not await my_turn_mid_trick(page):
+        if time.monotonic() > deadline:
+            await shot(page, "guest-stuck")
+            raise AssertionError("never my turn in the middle of a trick")
+        if not await play_step(page):
+            await asyncio.sleep(0.05)
+        if await page.locator("[data-testid=result]").count():
+            await page.get_by_role("button", name="Continue").click()
+    await shot(page, "guest-mid-trick")
+
+    # reload in the middle of the trick: the same trick and hand come back, still my turn
+    # (coming back is itself a change of the table: seat_back)
+    table = page.locator(TABLE)
+    version = int(await table.get_attribute("data-version") or 0)
+    trick = await page.locator(".trick").get_attribute("data-trick")
+    hand = await page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    await page.reload()
+    await page.locator(f"{TABLE}[data-my-turn=true]").wait_for()
+    assert int(await table.get_attribute("data-version") or 0) >= version
+    assert await page.locator(".trick").get_attribute("data-trick") == trick
+    assert (
+        await page.locator(".hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+        == hand
+    )
+    assert await table.get_attribute("data-my-turn") == "true"
+
+    # play the first legal card with its number key
+    cards = await page.locator(".hand .card").evaluate_all(
+        "cards => cards.map(c => c.dataset.legal === 'true')"
+    )
+    version = int(await table.get_attribute("data-version") or 0)
+    await page.keyboard.press(str(cards.index(True) + 1))
+    await page.locator(f"{TABLE}:not([data-version='{version}'])").wait_for()
+    assert await page.locator(".trick").get_attribute("data-trick") != trick
+
+    # a dropped connection: the banner shows, then goes by itself once reconnected
+    await sockets[-1].close(code=1011, reason="test drop")
+    banner = page.locator("#banner")
+    await banner.wait_for(state="visible")
+    assert "Reconnecting" in await banner.inner_text()
+    await banner.wait_for(state="hidden", timeout=15000)
+    assert len(sockets) >= 3  # first load, after the reload, after the drop
+
+    await until(page, "[data-testid=result]", timeout=90)
+    await shot(page, "guest-result")
+    result = page.locator("[data-testid=result]")
+    assert await result.locator(".result-hand").count() == 4
+
+    # the deal is in the guest's history; the replay viewer walks it card by card
+    deals = await page.evaluate("fetch('/api/history/deals').then(r => r.json())")
+    assert deals
+    deal_id = deals[-1]["id"]
+    record = await page.evaluate(f"fetch('/api/history/deals/{deal_id}').then(r => r.json())")
+    # the solver's verdicts (the endpoint is tested on its own; here, how they are shown)
+    plays = [i for i, a in enumerate(record["actions"]) if a["act"] == "play"]
+    verdicts = [
+        {"index": i, "action": "play", "value": 5, "best": ["play JS"], "cost": 2 if n == 0 else 0}
+        for n, i in enumerate(plays)
+    ]
+
+    async def analysed(route: Any) -> None:
+        await route.fulfill(json={"analysis": verdicts})
+
+    await page.route("**/api/web/replay/*/analysis", analysed)
+    await page.goto(f"/#/replay/{deal_id}")
+    steps = page.locator(".steps button[data-step]")
+    await steps.first.wait_for()
+    count = await steps.count()
+    assert count == len(record["actions"]) + 1
+    await page.locator(".replay[data-analysed=true]").wait_for()
+    assert await page.locator(".verdict.bad").count() == 1
+    assert await page.locator(".steps .verdict", has_text="Solver").count() == len(plays)
+    assert (
+        await page.locator(".hand .card.face").count() == 8
+        or await page.locator(".seat-hand.open").count()
+    )
+    await page.get_by_role("button", name="One move on").click()
+    assert await page.locator(".steps button[aria-current=step]").get_attribute("data-step") == "1"
+    await page.get_by_role("button", name="To the end").click()
+    await page.locator(".result").wait_for()
+    # all four hands are face up in a replay
+    assert await page.locator(".seat-hand.closed").count() == 0
+    await shot(page, "replay-end")
+    chromium.assert_clean()

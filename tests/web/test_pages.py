@@ -1,0 +1,98 @@
+"""The other pages in a real browser: sign-in by the mailed link, the lobby (open a table, fill
+it with bots), the rules for every preset, the profile (language, theme, statistics), a guest's
+language kept in the browser, and the table on a phone."""
+
+from __future__ import annotations
+
+import re
+
+from ..server.conftest import LiveServer, last_code
+from .conftest import Browser, shot
+
+BENGALI_PROFILE = "প্রোফাইল"
+
+
+async def test_member_pages(web_live: LiveServer, chromium: Browser) -> None:
+    page = await chromium.page(web_live.url)
+    # sign in by the link in the mail: the server redirects to the dashboard
+    await page.goto("/#/signin")
+    await page.get_by_label("Email", exact=True).fill("mina@example.com")
+    await page.get_by_label("First name").fill("Mina")
+    await page.get_by_role("button", name="Email me a code").click()
+    await page.get_by_label("Code", exact=True).wait_for()
+    await shot(page, "sign-in-code")
+    _, token = last_code(web_live.app, "mina@example.com")
+    await page.goto(f"/auth/link/{token}")
+    await page.wait_for_url(re.compile(r"/#/dashboard$"))
+    await page.get_by_role("link", name="Mina").wait_for()
+
+    # the lobby: open a public table with an open seat and bots, then fill it with bots
+    await page.get_by_role("link", name="Lobby").click()
+    form = page.get_by_role("form", name="Open a table")
+    await form.get_by_label("Table name").fill("Evening 29")
+    await form.get_by_label("Opponent after you").select_option("bot:random")
+    await form.get_by_label("Opponent before you").select_option("bot:random")
+    await shot(page, "lobby")
+    await form.get_by_role("button", name="Open a table").click()
+    await page.locator("section.table-page[data-status=waiting]").wait_for()
+    await page.get_by_role("button", name="Fill the empty seats with bots").click()
+    await page.locator("section.table-page[data-status=playing]").wait_for()
+    # cards are named for screen readers
+    labels = await page.locator(".hand .card").evaluate_all(
+        "cards => cards.map(c => c.getAttribute('aria-label'))"
+    )
+    assert labels and all(re.search(r"of (clubs|diamonds|hearts|spades)", x) for x in labels)
+    await page.goto("/#/lobby")
+    await page.locator(".table-item", has_text="Evening 29").wait_for()
+
+    # the rules: every preset's options from the engine, differences marked
+    await page.get_by_role("link", name="Rules").click()
+    await page.get_by_role("button", name="Pagat").click()
+    row = page.locator(".options-table tr", has=page.locator("code", has_text="trump_indicator"))
+    assert "a card from the hand" in await row.inner_text()
+    assert await row.get_attribute("class") == "diff"
+    assert await page.locator(".options-table tbody tr").count() >= 30
+    await page.locator(".rules-text h2, .rules-text h3").first.wait_for()
+    link = page.locator(".rules-text a[data-anchor]").first
+    await link.click()
+    assert "#/rules" in page.url
+    await shot(page, "rules")
+
+    # the profile: theme, deck and language are saved on the server
+    await page.get_by_role("link", name="Mina").click()
+    await page.locator(".stat[data-stat=games]").wait_for()
+    await page.get_by_label("night").check()
+    await page.get_by_label("four colours").check()
+    await page.locator("form select[name=language]").select_option("bn")
+    await page.get_by_role("button", name="Save").click()
+    await page.get_by_role("heading", name=BENGALI_PROFILE).wait_for()
+    assert await page.locator("body").get_attribute("data-theme") == "night"
+    await shot(page, "profile-bengali")
+    await page.reload()
+    await page.get_by_role("heading", name=BENGALI_PROFILE).wait_for()
+    me = await page.evaluate("fetch('/api/me').then(r => r.json())")
+    assert (me["language"], me["table_theme"], me["card_deck"]) == ("bn", "night", "four-colour")
+    chromium.assert_clean()
+
+
+async def test_guest_language_and_phone_table(web_live: LiveServer, chromium: Browser) -> None:
+    page = await chromium.page(
+        web_live.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    await page.goto("/")
+    await page.locator("#lang").select_option("hi")
+    await page.get_by_role("heading", name="ट्वेंटी-नाइन, ऑनलाइन").wait_for()
+    await page.reload()
+    await page.get_by_role("heading", name="ट्वेंटी-नाइन, ऑनलाइन").wait_for()
+    assert await page.evaluate("localStorage.getItem('tn_lang')") == "hi"
+    await page.locator("form.play-now button").tap()
+    await page.locator("section.table-page[data-status=playing]").wait_for()
+    await page.locator(".hand .card").first.wait_for()
+    await shot(page, "phone-table-hindi", full_page=True)
+    width = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways on a phone: {width}"
+    await page.locator("#lang").select_option("ne")
+    # the table relabels itself in Nepali without reconnecting
+    await page.get_by_role("heading", name="च्याट").wait_for()
+    assert await page.evaluate("document.documentElement.lang") == "ne"
+    chromium.assert_clean()

@@ -1,0 +1,78 @@
+"""The four string tables: the same keys, the same placeholders, and every key the client
+uses exists (English is the fallback, so a missing key would show its name)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from .tutorial import STATIC, tutorial_deal
+
+JS = STATIC / "js"
+LANGUAGES = ("en", "bn", "hi", "ne")
+LINE = re.compile(r'^\s+"?([\w-]+)"?:\s*"((?:[^"\\]|\\.)*)",\s*$', re.M)
+
+
+def table(lang: str) -> dict[str, str]:
+    return dict(LINE.findall((JS / "strings" / f"{lang}.js").read_text(encoding="utf-8")))
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def client_sources() -> list[Path]:
+    return [p for p in JS.rglob("*.js") if "strings" not in p.parts]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_language_has_every_string(lang: str) -> None:
+    en, other = table("en"), table(lang)
+    assert len(en) > 400
+    assert sorted(set(en) - set(other)) == []
+    assert sorted(set(other) - set(en)) == []
+    wrong = [k for k in en if placeholders(en[k]) != placeholders(other[k])]
+    assert wrong == [], f"placeholders differ from English in {lang}: {wrong}"
+    same = [k for k in en if other[k] == en[k] and re.search(r"[a-z]{4}", en[k])]
+    assert len(same) < 5, f"untranslated in {lang}: {same}"
+
+
+def test_every_key_the_client_uses_exists() -> None:
+    en = table("en")
+    used: set[str] = set()
+    for path in client_sources():
+        used |= set(re.findall(r"\bt\('([a-z0-9_]+)'", path.read_text(encoding="utf-8")))
+    for step in tutorial_deal()["steps"]:
+        if "say" in step:
+            used.add(step["say"])
+            if step.get("seat") == tutorial_deal()["you"]:
+                used.add(step["say"] + "_hint")
+    assert sorted(used - set(en)) == []
+
+
+def test_keys_made_from_engine_names_exist() -> None:
+    """Strings looked up by an engine name (a reason, an event, an option) are all there."""
+    from twentynine.engine.rules import PRESETS, option_choices, option_names
+
+    en = table("en")
+    wanted = {f"opt_{n}" for n in option_names()}
+    wanted |= {f"val_{c}" for n in option_names() for c in option_choices(n) or ()}
+    wanted |= {f"preset_{p}" for p in PRESETS} | {f"preset_{p}_about" for p in PRESETS}
+    reasons = (
+        "first_hand_no_points",
+        "no_points",
+        "team_without_trump",
+        "seventh_card_rule",
+        "trump_never_shown",
+        "four_jacks",
+        "one_suit",
+        "all_passed",
+    )
+    wanted |= {f"reason_{r}" for r in reasons}
+    wanted |= {
+        f"ev_pass_{s}" for s in ("auction", "double", "redouble", "setdouble", "single_hand")
+    }
+    wanted |= {f"ev_trump_{m}" for m in ("suit", "seventh", "hand_card")}
+    assert sorted(wanted - set(en)) == []

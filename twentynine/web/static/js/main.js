@@ -1,0 +1,87 @@
+// The client starts here: who is signed in, the header, then the page the address asks for.
+import { h, replace, toast } from './dom.js';
+import { LANGUAGES, language, onLanguage, t } from './i18n.js';
+import { onRoute, prefetch, relabel, start } from './router.js';
+import { chooseLanguage, isMember, loadSession, onSession, session, signOut } from './session.js';
+import { avatarOf } from './prefs.js';
+import { ensureSprite } from './cards.js';
+
+const NAV = [
+  ['', 'nav_play'],
+  ['lobby', 'nav_lobby', () => isMember()],
+  ['dashboard', 'nav_dashboard', () => isMember()],
+  ['rules', 'nav_rules'],
+  ['tutorial', 'nav_tutorial'],
+];
+
+let page = '';
+
+function renderNav() {
+  const nav = document.getElementById('nav');
+  const links = NAV.filter(([, , shown]) => !shown || shown()).map(([path, key]) =>
+    h('a', { href: `#/${path}`, 'aria-current': page === path ? 'page' : null }, t(key)));
+  const user = session.user;
+  const who = user
+    ? [
+      h('a', { href: '#/profile', class: 'who', 'aria-current': page === 'profile' ? 'page' : null },
+        avatarOf(user) ? h('span', { class: 'avatar', 'aria-hidden': 'true' }, avatarOf(user)) : null,
+        user.is_guest && user.first_name !== 'Guest' ? t('guest_name', { name: user.first_name })
+          : user.first_name),
+      h('button', { type: 'button', class: 'link', onclick: doSignOut }, t('nav_sign_out')),
+    ]
+    : [h('a', { href: '#/signin', 'aria-current': page === 'signin' ? 'page' : null },
+      t('nav_sign_in'))];
+  replace(nav, h('div', { class: 'links' }, links), h('div', { class: 'account' }, who));
+  renderLanguage();
+}
+
+function renderLanguage() {
+  const select = document.getElementById('lang');
+  replace(select, Object.entries(LANGUAGES).map(([code, name]) =>
+    h('option', { value: code, selected: code === language() }, name)));
+  select.setAttribute('aria-label', t('language'));
+}
+
+async function doSignOut() {
+  await signOut();
+  location.hash = '#/';
+}
+
+function wire() {
+  document.getElementById('lang').addEventListener('change', async (event) => {
+    try {
+      await chooseLanguage(event.target.value);
+    } catch (e) {
+      toast(e.message, 'error');
+    }
+  });
+  onLanguage(() => {
+    renderNav();
+    relabel();
+  });
+  onSession(renderNav);
+  onRoute((route) => {
+    page = route.page;
+    renderNav();
+    document.getElementById('app').focus({ preventScroll: true });
+  });
+  window.addEventListener('unhandledrejection', (event) => {
+    toast(event.reason && event.reason.message ? event.reason.message : String(event.reason),
+      'error');
+  });
+}
+
+async function boot() {
+  prefetch();
+  ensureSprite();
+  wire();
+  try {
+    await loadSession();
+  } catch (e) {
+    toast(e.message, 'error');
+  }
+  renderNav();
+  await start(document.getElementById('app'));
+}
+
+boot();

@@ -1,0 +1,211 @@
+// The dashboard (seed 000): Host, Join, View, Friends, History.
+import { del, get, post } from '../api.js';
+import { h, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { isMember, session } from '../session.js';
+import { joinButton, tableItem, watchButton } from '../tables.js';
+import { button, empty, field, loading, pageFrame, selectEl, tabLinks, when } from '../ui.js';
+import { rulesEditor } from '../rulesform.js';
+
+const TABS = ['host', 'join', 'view', 'friends', 'history'];
+
+export function render(root, route) {
+  if (!isMember()) {
+    root.append(pageFrame(t('nav_dashboard'), h('p', {}, t('members_only')),
+      h('a', { class: 'button primary', href: '#/signin' }, t('nav_sign_in'))));
+    return undefined;
+  }
+  const tab = TABS.includes(route.params[0]) ? route.params[0] : 'join';
+  const body = h('div', { class: 'tab-body', role: 'region', 'aria-label': t(`tab_${tab}`) },
+    loading());
+  root.append(pageFrame(t('nav_dashboard'),
+    tabLinks('dashboard', TABS.map((id) => [id, t(`tab_${id}`)]), tab), body));
+  const renderers = { host, join, view, friends, history };
+  renderers[tab](body).catch((e) => replace(body, h('p', { class: 'error', role: 'alert' },
+    e.message)));
+  return undefined;
+}
+
+// -- Host ------------------------------------------------------------------------------------
+async function host(body) {
+  const [mine, friendsList] = await Promise.all([get('/api/tables/mine'),
+    get('/api/friends')]);
+  const hosted = mine.host[0];
+  if (hosted) {
+    replace(body, h('h2', {}, t('your_hosted_game')), h('ul', { class: 'table-list' },
+      tableItem(hosted, [
+        joinButton(hosted, t('open_table')),
+        button(t('close_game'), async () => {
+          await post(`/api/tables/${hosted.id}/close`);
+          host(body);
+        }, { class: 'danger' }),
+      ])));
+    return;
+  }
+  if (!session.user || !['standard', 'standard_guest'].includes(session.user.tier)) {
+    replace(body, h('p', {}, t('host_needs_standard', { tier: t(`tier_${session.user.tier}`) })));
+    return;
+  }
+  if (friendsList.friends.length < 3) {
+    replace(body, h('p', {}, t('host_needs_friends')),
+      h('a', { class: 'button', href: '#/dashboard/friends' }, t('tab_friends')));
+    return;
+  }
+  replace(body, await hostForm(body, friendsList.friends));
+}
+
+async function hostForm(body, friends) {
+  const choices = [['', t('choose_friend')], ...friends.map((f) => [f.id, f.first_name])];
+  const picks = [0, 1, 2].map((i) => selectEl(`player${i}`, choices, '', { required: true }));
+  const labels = [0, 1, 2].map(() => h('span'));
+  const mode = h('fieldset', { class: 'radios' }, h('legend', {}, t('teams')),
+    ['random', 'seats'].map((m) => h('label', {},
+      h('input', { type: 'radio', name: 'mode', value: m, checked: m === 'random' }),
+      ` ${t(`teams_${m}`)}`)));
+  const relabelPicks = () => {
+    const seats = mode.querySelector('input:checked').value === 'seats';
+    const keys = seats ? ['seat_after_you', 'seat_partner', 'seat_before_you']
+      : ['player_n', 'player_n', 'player_n'];
+    labels.forEach((el, i) => { el.textContent = t(keys[i], { n: i + 2 }); });
+  };
+  mode.addEventListener('change', relabelPicks);
+  relabelPicks();
+  const editor = await rulesEditor();
+  const conference = h('input', { name: 'conference_url', type: 'url', placeholder: 'https://…',
+    pattern: 'https://.+' });
+  const spectators = selectEl('spectators_see', [['host_hand', t('spectators_host_hand')],
+    ['none', t('spectators_none')]], 'host_hand');
+  const takeover = h('input', { name: 'takeover_seconds', type: 'number', min: 1, max: 600,
+    value: 60, required: true });
+  const name = h('input', { name: 'name', maxlength: 80 });
+  const form = h('form', { class: 'stack host-form', 'aria-label': t('host_a_game') },
+    h('h2', {}, t('host_a_game')),
+    mode,
+    h('div', { class: 'pick-grid' }, picks.map((p, i) => h('div', { class: 'field' },
+      h('label', { for: `pick${i}` }, labels[i]), Object.assign(p, { id: `pick${i}` })))),
+    editor.el,
+    field(t('conference_link'), conference, t('conference_hint')),
+    field(t('spectators_see'), spectators),
+    field(t('takeover_seconds'), takeover, t('takeover_hint')),
+    field(t('game_name'), name),
+    h('button', { type: 'submit', class: 'primary' }, t('host_submit')));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const ids = picks.map((p) => Number(p.value));
+    if (new Set(ids).size !== 3 || ids.some((v) => !v)) {
+      toast(t('pick_three_friends'), 'error');
+      return;
+    }
+    const seats = mode.querySelector('input:checked').value === 'seats';
+    const me = session.user.id;
+    const payload = {
+      ...(seats ? { seats: [me, ids[0], ids[1], ids[2]] } : { players: ids }),
+      rules: editor.value(),
+      conference_url: conference.value.trim(),
+      spectators_see: spectators.value,
+      takeover_seconds: Number(takeover.value),
+      name: name.value.trim(),
+    };
+    const submit = form.querySelector('button[type=submit]');
+    submit.disabled = true;
+    post('/api/tables/hosted', payload)
+      .then(() => { toast(t('game_hosted')); host(body); })
+      .catch((e) => toast(e.message, 'error'))
+      .finally(() => { submit.disabled = false; });
+  });
+  return form;
+}
+
+// -- Join and View -----------------------------------------------------------------------------
+async function join(body) {
+  const mine = await get('/api/tables/mine');
+  const rows = mine.join;
+  replace(body, h('h2', {}, t('games_to_join')), rows.length
+    ? h('ul', { class: 'table-list' }, rows.map((table) => tableItem(table, [
+      joinButton(table, table.status === 'waiting' ? t('join') : t('open_table')),
+    ])))
+    : empty(t('no_games_to_join')));
+}
+
+async function view(body) {
+  const mine = await get('/api/tables/mine');
+  replace(body, h('h2', {}, t('games_to_watch')), mine.view.length
+    ? h('ul', { class: 'table-list' }, mine.view.map((table) => tableItem(table,
+      [watchButton(table)])))
+    : empty(t('no_games_to_watch')));
+}
+
+// -- Friends ---------------------------------------------------------------------------------
+function person(f) {
+  return h('span', {}, h('strong', {}, f.first_name), f.email ? h('span', { class: 'muted' },
+    ` ${f.email}`) : null);
+}
+
+async function friends(body) {
+  const data = await get('/api/friends');
+  const again = () => friends(body);
+  const email = h('input', { name: 'email', type: 'email', required: true, autocomplete: 'off' });
+  const form = h('form', { class: 'row add-friend', 'aria-label': t('add_friend') },
+    field(t('friend_email'), email), h('button', { type: 'submit', class: 'primary' },
+      t('add_friend')));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    post('/api/friends/requests', { email: email.value.trim() })
+      .then((r) => { toast(t(`friend_${r.status}`, { name: r.user.first_name })); again(); })
+      .catch((e) => toast(e.message, 'error'));
+  });
+  const list = (title, rows, actions, none) => h('section', {}, h('h3', {}, title),
+    rows.length ? h('ul', { class: 'people' }, rows.map((f) => h('li', { 'data-user': f.id },
+      person(f), h('div', { class: 'row' }, actions(f))))) : empty(none));
+  replace(body,
+    h('h2', {}, t('friends_count', { count: data.count, limit: data.limit })),
+    form,
+    list(t('requests_to_you'), data.incoming, (f) => [
+      button(t('accept'), async () => { await post(`/api/friends/requests/${f.id}/accept`); again(); },
+        { class: 'primary', 'aria-label': t('accept_named', { name: f.first_name }) }),
+      button(t('decline'), async () => { await post(`/api/friends/requests/${f.id}/decline`); again(); },
+        { 'aria-label': t('decline_named', { name: f.first_name }) }),
+    ], t('no_requests')),
+    list(t('your_friends'), data.friends, (f) => [
+      button(t('remove'), async () => { await del(`/api/friends/${f.id}`); again(); },
+        { class: 'danger', 'aria-label': t('remove_named', { name: f.first_name }) }),
+    ], t('no_friends')),
+    list(t('your_requests'), data.outgoing, (f) => [
+      button(t('cancel'), async () => { await del(`/api/friends/requests/${f.id}`); again(); },
+        { 'aria-label': t('cancel_named', { name: f.first_name }) }),
+    ], t('no_requests')),
+    button(t('refresh'), again, { class: 'link' }));
+}
+
+// -- History ---------------------------------------------------------------------------------
+async function history(body) {
+  const [games, deals] = await Promise.all([get('/api/history/games'),
+    get('/api/history/deals?limit=100')]);
+  const gameRows = games.map((g) => h('tr', {},
+    h('td', {}, when(g.started_at)), h('td', {}, String(g.deals)),
+    h('td', {}, `${g.sets_won} / ${g.sets_lost}`),
+    h('td', {}, g.result ? t(`result_${g.result}`) : t('in_progress'))));
+  const dealRows = deals.map((d) => h('tr', { 'data-deal': d.id },
+    h('td', {}, when(d.finished_at)),
+    h('td', {}, d.contract || '—'),
+    h('td', {}, t(`outcome_${d.outcome}`)),
+    h('td', {}, d.your_team_bid ? t('yes') : t('no')),
+    h('td', {}, d.score_delta.join(' : ')),
+    h('td', { class: 'row' },
+      h('a', { href: `#/replay/${d.id}`, class: 'button small' }, t('replay')),
+      h('a', { href: `/api/history/deals/${d.id}`, download: `deal-${d.id}.json`,
+        class: 'button small' }, t('download')))));
+  replace(body,
+    h('h2', {}, t('your_games')),
+    games.length ? table([t('started'), t('deals'), t('sets_won_lost'), t('result')], gameRows)
+      : empty(t('no_games_yet')),
+    h('h2', {}, t('your_deals')),
+    deals.length ? table([t('finished'), t('contract'), t('outcome'), t('your_team_bid'),
+      t('score_change'), ''], dealRows) : empty(t('no_deals_yet')));
+}
+
+function table(headers, rows) {
+  return h('div', { class: 'scroll-x' }, h('table', { class: 'data' },
+    h('thead', {}, h('tr', {}, headers.map((x) => h('th', { scope: 'col' }, x)))),
+    h('tbody', {}, rows)));
+}

@@ -1,0 +1,55 @@
+// The front page: play against bots at once (as a guest, or with your account), or sign in.
+import { get, post } from '../api.js';
+import { h } from '../dom.js';
+import { t } from '../i18n.js';
+import { go } from '../router.js';
+import { isMember, session, setUser } from '../session.js';
+import { busy, field } from '../ui.js';
+import { cardEl } from '../cards.js';
+
+/** A solo table against the strongest bots there are; returns its id. */
+export async function startSolo() {
+  const { best } = await get('/api/web/bots');
+  const bot = `bot:${best}`;
+  const table = await post('/api/tables', { kind: 'solo', seats: ['me', bot, bot, bot] });
+  return table.id;
+}
+
+async function playNow(form) {
+  const name = new FormData(form).get('first_name')?.toString().trim();
+  if (!session.user) {
+    const user = await post('/api/auth/guest', name ? { first_name: name } : {});
+    await setUser(user);
+  }
+  go(`table/${await startSolo()}`);
+}
+
+export function render(root) {
+  const form = h('form', { class: 'play-now' },
+    session.user ? null : field(t('your_name_optional'),
+      h('input', { name: 'first_name', maxlength: 60, autocomplete: 'given-name' })),
+    h('button', { type: 'submit', class: 'primary big' }, t('play_now')));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    busy(form.querySelector('button'), () => playNow(form));
+  });
+  const fan = h('div', { class: 'hero-fan', 'aria-hidden': 'true' },
+    ['JS', '9H', 'AC', 'TD'].map((c) => cardEl(c)));
+  root.append(h('section', { class: 'page landing' },
+    h('div', { class: 'hero' }, fan,
+      h('div', {},
+        h('h1', {}, t('landing_title')),
+        h('p', { class: 'lead' }, t('landing_lead')),
+        form,
+        h('p', { class: 'muted' }, session.user ? null : t('play_now_guest_note')))),
+    h('div', { class: 'cards-row' },
+      tile(t('landing_friends_title'), t('landing_friends_text'),
+        isMember() ? ['#/dashboard', t('nav_dashboard')] : ['#/signin', t('nav_sign_in')]),
+      tile(t('landing_learn_title'), t('landing_learn_text'), ['#/tutorial', t('nav_tutorial')]),
+      tile(t('landing_rules_title'), t('landing_rules_text'), ['#/rules', t('nav_rules')]))));
+}
+
+function tile(title, text, [href, label]) {
+  return h('article', { class: 'tile' }, h('h2', {}, title), h('p', {}, text),
+    h('a', { href, class: 'button' }, label));
+}

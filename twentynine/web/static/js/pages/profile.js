@@ -1,0 +1,69 @@
+// The profile: name, avatar, card deck, table theme, language, and your statistics.
+import { get } from '../api.js';
+import { h, replace, toast } from '../dom.js';
+import { LANGUAGES, language, t } from '../i18n.js';
+import { AVATARS, DECKS, THEMES } from '../prefs.js';
+import { chooseLanguage, session, updateProfile } from '../session.js';
+import { cardEl } from '../cards.js';
+import { busy, field, loading, pageFrame, selectEl } from '../ui.js';
+
+function choices(name, options, value, draw) {
+  return h('fieldset', { class: 'choice-grid' }, h('legend', {}, t(name)),
+    options.map((option) => h('label', {},
+      h('input', { type: 'radio', name, value: option, checked: option === value }),
+      draw(option))));
+}
+
+export function render(root) {
+  const user = session.user;
+  if (!user) {
+    root.append(pageFrame(t('profile'), h('p', {}, t('sign_in_for_profile')),
+      h('a', { class: 'button primary', href: '#/signin' }, t('nav_sign_in'))));
+    return;
+  }
+  const name = h('input', { name: 'first_name', value: user.first_name, maxlength: 60,
+    required: true, autocomplete: 'given-name' });
+  const lang = selectEl('language', Object.entries(LANGUAGES), language());
+  const form = h('form', { class: 'stack', 'aria-label': t('profile') },
+    field(t('first_name'), name),
+    choices('avatar', ['', ...Object.keys(AVATARS)], user.avatar || '', (a) => h('span', {},
+      h('span', { class: 'emoji', 'aria-hidden': 'true' }, AVATARS[a] || '·'),
+      h('span', {}, a ? t(`avatar_${a}`) : t('avatar_none')))),
+    choices('card_deck', DECKS, user.card_deck, (d) => h('span', { 'data-deck-preview': d },
+      h('span', { class: 'row' }, ['JS', 'TD', 'QH', 'AC'].map((c) => cardEl(c, { small: true }))),
+      h('span', {}, t(`deck_${d}`)))),
+    choices('table_theme', THEMES, user.table_theme, (th) => h('span', {},
+      h('span', { class: `swatch swatch-${th}`, 'aria-hidden': 'true' }), t(`theme_${th}`))),
+    field(t('language'), lang, user.is_guest ? t('language_guest_note') : null),
+    h('button', { type: 'submit', class: 'primary' }, t('save')));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    busy(form.querySelector('button[type=submit]'), async () => {
+      await updateProfile({
+        first_name: String(data.get('first_name')).trim(),
+        avatar: String(data.get('avatar') || ''),
+        card_deck: String(data.get('card_deck')),
+        table_theme: String(data.get('table_theme')),
+      });
+      localStorage.setItem('tn_deck', String(data.get('card_deck')));
+      localStorage.setItem('tn_theme', String(data.get('table_theme')));
+      if (lang.value !== language()) await chooseLanguage(lang.value);
+      toast(t('saved'));
+    });
+  });
+  const stats = h('div', { class: 'stats', 'aria-live': 'polite' }, loading());
+  const account = h('dl', { class: 'info' },
+    h('dt', {}, t('email')), h('dd', {}, user.email || t('guest')),
+    h('dt', {}, t('account_tier')), h('dd', {}, t(`tier_${user.is_guest ? 'guest' : user.tier}`)),
+    user.is_admin ? [h('dt', {}, t('admin')), h('dd', {}, t('yes'))] : null);
+  root.append(pageFrame(t('profile'), h('div', { class: 'profile-grid' },
+    h('section', {}, form),
+    h('section', {}, h('h2', {}, t('your_stats')), stats, h('h2', {}, t('account')), account))));
+  get('/api/stats/me').then((s) => replace(stats, [
+    ['games', s.games], ['games_won', s.games_won], ['rounds', s.rounds],
+    ['contracts', s.contracts], ['contracts_made', s.contracts_made], ['sets_won', s.sets_won],
+  ].map(([key, value]) => h('div', { class: 'stat', 'data-stat': key },
+    h('strong', {}, String(value)), h('span', {}, t(`stat_${key}`))))))
+    .catch((e) => replace(stats, h('p', { class: 'error' }, e.message)));
+}

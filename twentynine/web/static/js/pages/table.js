@@ -1,0 +1,425 @@
+// The table: one socket, one view per message, everything drawn from that view.
+import { get, post } from '../api.js';
+import { h, keepFocus, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { go } from '../router.js';
+import { session } from '../session.js';
+import { TableSocket } from '../socket.js';
+import { eventText, LOUD } from '../table/describe.js';
+import { KEYS, cardActions, renderActions, renderFelt, renderHand, renderInfo, renderResult,
+  renderScore, takeoverText } from '../table/render.js';
+import { bottomSeat } from '../table/seats.js';
+import { pageFrame } from '../ui.js';
+import { rulesData } from '../rulesform.js';
+
+const RESETS = ['score', 'round', 'deck', 'all'];
+const LOG_LINES = 60;
+
+export function render(root, route) {
+  const tableId = route.params[0];
+  if (!session.user) {
+    root.append(pageFrame(t('table'), h('p', {}, t('sign_in_to_play')),
+      h('a', { class: 'button primary', href: '#/signin' }, t('nav_sign_in'))));
+    return undefined;
+  }
+  const page = new TablePage(root, tableId, route.query.get('code'));
+  page.start();
+  return { cleanup: () => page.stop(), relabel: () => page.relabel() };
+}
+
+class TablePage {
+  constructor(root, tableId, code) {
+    this.root = root;
+    this.tableId = tableId;
+    this.code = code;
+    this.msg = null; // the latest state message
+    this.chat = [];
+    this.log = [];
+    this.ui = { lastTrick: false, peekPartner: false };
+    this.pending = false;
+    this.result = null; // {view, names, at, deals}
+    this.seenTrick = new Set();
+    this.inviteCode = null;
+    this.rules = null;
+    this.build();
+  }
+
+  // -- the page's regions ----------------------------------------------------------------------
+  build() {
+    this.head = h('div', { class: 'table-head' });
+    this.felt = h('div', { class: 'felt-wrap' });
+    this.actions = h('div', { class: 'action-bar', 'aria-live': 'polite' });
+    this.hand = h('div', { class: 'hand-wrap' });
+    this.overlay = h('div', { class: 'result-wrap' });
+    this.info = h('section', { class: 'panel', 'aria-label': t('this_round') });
+    this.controls = h('section', { class: 'panel controls' });
+    this.logList = h('ol', { class: 'log', 'aria-label': t('log') });
+    this.chatList = h('ol', { class: 'chat-lines', 'aria-label': t('chat'), 'aria-live': 'polite' });
+    this.polite = h('div', { class: 'sr-only', 'aria-live': 'polite' });
+    this.loud = h('div', { class: 'sr-only', 'aria-live': 'assertive' });
+    this.banner = document.getElementById('banner');
+    const chatInput = h('input', { name: 'text', maxlength: 300, autocomplete: 'off',
+      'aria-label': t('chat_message'), placeholder: t('chat_placeholder') });
+    const chatForm = h('form', { class: 'chat-form' }, chatInput,
+      h('button', { type: 'submit' }, t('send')));
+    chatForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const text = chatInput.value.trim();
+      if (text && this.socket.send({ type: 'chat', text })) chatInput.value = '';
+    });
+    this.chatForm = chatForm;
+    this.section = h('section', { class: 'table-page', 'aria-busy': 'true' },
+      h('h1', { class: 'sr-only' }, t('table')),
+      this.head,
+      h('div', { class: 'table-body' },
+        h('div', { class: 'play-area' }, this.felt, this.overlay, this.actions, this.hand),
+        h('aside', { class: 'table-side' }, this.info, this.controls,
+          h('section', { class: 'panel' }, h('h2', {}, t('chat')), this.chatList, chatForm),
+          h('details', { class: 'panel' }, h('summary', {}, t('log')), this.logList),
+          keysHelp())),
+      this.polite, this.loud);
+    this.root.append(this.section);
+  }
+
+  /** The language changed: build the page again in it, keeping the socket and what we know. */
+  relabel() {
+    this.section.remove();
+    this.build();
+    this.chat.forEach((line) => this.appendChat(line));
+    this.log.forEach((text) => this.logList.append(h('li', {}, text)));
+    this.draw();
+  }
+
+  start() {
+    this.socket = new TableSocket(this.tableId, {
+      code: this.code,
+      onMessage: (m) => this.receive(m),
+      onStatus: (status, seconds) => this.status(status, seconds),
+    }).connect();
+    this.onKey = (event) => this.key(event);
+    document.addEventListener('keydown', this.onKey);
+    this.ticker = setInterval(() => this.tick(), 1000);
+    rulesData().then((data) => { this.rulesCatalog = data; });
+  }
+
+  stop() {
+    this.socket.close();
+    document.removeEventListener('keydown', this.onKey);
+    clearInterval(this.ticker);
+    this.showBanner(null);
+  }
+
+  // -- messages ----------------------------------------------------------------------------------
+  receive(message) {
+    if (message.type === 'state') this.onState(message);
+    else if (message.type === 'chat') this.addChat(message.line);
+    else if (message.type === 'error') {
+      this.pending = false;
+      if (message.reason !== 'stale') toast(message.message, 'error');
+      this.draw();
+    }
+  }
+
+  onState(message) {
+    const first = this.msg === null;
+    this.msg = message;
+    this.pending = false;
+    if (message.chat) {
+      this.chat = [];
+      replace(this.chatList);
+      message.chat.forEach((line) => this.addChat(line));
+    }
+    const names = this.names();
+    for (const event of first ? [] : message.events) this.announce(event, names);
+    const view = message.view;
+    if (view && view.phase === 'over' && (!this.result || this.result.key !== resultKey(message))) {
+      this.result = { view, names, at: Date.now(), key: resultKey(message), dismissed: false };
+    }
+    if (message.events.some((e) => e.type === 'new_deal' || e.type === 'reset')) {
+      this.ui.peekPartner = false;
+      if (this.result) this.result.newDealAt = Date.now();
+    }
+    if (message.table.kind === 'private' && message.table.you.host && this.inviteCode === null) {
+      this.inviteCode = '';
+      get(`/api/tables/${encodeURIComponent(this.tableId)}`)
+        .then((info) => { this.inviteCode = info.invite_code || ''; this.draw(); })
+        .catch(() => {});
+    }
+    this.draw();
+    if (view && view.legal_json.length && !this.interactiveMarked) {
+      this.interactiveMarked = true;
+      performance.mark('tn-interactive');
+    }
+  }
+
+  announce(event, names) {
+    const text = eventText(event, names);
+    if (!text) return;
+    this.log.push(text);
+    if (this.log.length > LOG_LINES) this.log.shift();
+    this.logList.append(h('li', {}, text));
+    while (this.logList.children.length > LOG_LINES) this.logList.firstChild.remove();
+    (LOUD.has(event.type) ? this.loud : this.polite).textContent = text;
+    if (LOUD.has(event.type) && event.type !== 'stake_raised') toast(text);
+  }
+
+  addChat(line) {
+    this.chat.push(line);
+    this.appendChat(line);
+  }
+
+  appendChat(line) {
+    this.chatList.append(h('li', { class: line.spectator ? 'spectator' : null },
+      h('strong', {}, line.name), line.spectator ? h('span', { class: 'muted' },
+        ` (${t('spectator')})`) : null, `: ${line.text}`));
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+  }
+
+  status(status, seconds) {
+    if (status === 'open') {
+      if (this.bannerShown) toast(t('reconnected'));
+      this.showBanner(null);
+    } else if (status === 'reconnecting') {
+      this.showBanner(t('reconnecting', { seconds }));
+    } else {
+      this.showBanner(t(`socket_${status}`), true);
+    }
+  }
+
+  showBanner(text, fatal = false) {
+    this.bannerShown = Boolean(text);
+    if (!this.banner) return;
+    this.banner.hidden = !text;
+    this.banner.className = fatal ? 'banner fatal' : 'banner';
+    this.banner.textContent = text || '';
+  }
+
+  // -- acting ------------------------------------------------------------------------------------
+  act(action) {
+    if (this.pending || !this.msg) return;
+    const sent = this.socket.send({ type: 'act', ...action, version: this.msg.version });
+    if (!sent) {
+      toast(t('not_connected'), 'error');
+      return;
+    }
+    this.pending = true;
+    this.draw();
+  }
+
+  key(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;
+    const view = this.msg && this.msg.view;
+    const k = latinDigits(event.key.toLowerCase());
+    if (k === 'l') { this.ui.lastTrick = !this.ui.lastTrick; this.draw(); return; }
+    if (k === 'escape') { this.ui.lastTrick = false; this.closeResult(); return; }
+    if (!view || this.pending) return;
+    const me = this.msg.table.you.seat;
+    if (me === null || !view.to_act.includes(me)) return;
+    if (/^[1-9]$/.test(k)) {
+      const code = (view.hands[me] || [])[Number(k) - 1];
+      const action = code && cardActions(view).get(code);
+      if (action) { event.preventDefault(); this.act(action); }
+      return;
+    }
+    const act = Object.entries(KEYS).find(([, key]) => key === k);
+    const action = act && view.legal_json.find((a) => a.act === act[0]);
+    if (action) { event.preventDefault(); this.act(action); }
+  }
+
+  closeResult() {
+    if (this.result) this.result.dismissed = true;
+    this.draw();
+  }
+
+  tick() {
+    for (const el of this.section.querySelectorAll('[data-takeover-at]')) {
+      el.textContent = takeoverText(Number(el.dataset.takeoverAt));
+    }
+    const r = this.result;
+    if (r && !r.dismissed && r.newDealAt && Date.now() - r.at > 10000) this.closeResult();
+  }
+
+  // -- drawing -----------------------------------------------------------------------------------
+  names() {
+    const seats = this.msg ? this.msg.table.seats : [];
+    const me = this.msg ? this.msg.table.you.seat : null;
+    const plain = [0, 1, 2, 3].map((i) => {
+      const s = seats[i] || {};
+      return s.name || (s.bot ? t('bot_named', { level: s.bot }) : t('seat_n', { n: i + 1 }));
+    });
+    return plain.map((name, i) => {
+      // two players of one name (bots of one level, say) are told apart by their seat
+      const told = plain.filter((n) => n === name).length > 1 ? `${name} ${i + 1}` : name;
+      return i === me ? t('you_named', { name: told }) : told;
+    });
+  }
+
+  context() {
+    const { table, view } = this.msg;
+    const rulesCatalog = this.rulesCatalog;
+    const preset = rulesCatalog && rulesCatalog.presets.find((p) => p.name === table.rules.preset);
+    return {
+      view, table,
+      me: table.you.seat,
+      bottom: bottomSeat(table),
+      direction: table.direction,
+      names: this.names(),
+      rules: preset ? { ...preset.options, ...table.rules.options } : null,
+      live: true,
+      pending: this.pending,
+      ui: this.ui,
+      seenTrick: this.seenTrick,
+      act: (a) => this.act(a),
+      toggle: (seat) => this.socket.send({ type: 'toggle', seat }),
+      peek: () => { this.ui.peekPartner = true; this.draw(); },
+      lastTrick: (open) => { this.ui.lastTrick = open; this.draw(); },
+    };
+  }
+
+  draw() {
+    if (!this.msg) return;
+    const ctx = this.context();
+    const { view, table } = ctx;
+    const mine = Boolean(view && ctx.me !== null && view.to_act.includes(ctx.me)
+      && view.legal_json.length);
+    Object.assign(this.section.dataset, {
+      phase: view ? view.phase : 'none', version: String(this.msg.version),
+      bid: String(view ? view.bid : 0),
+      status: table.status, myTurn: String(mine), spectator: String(table.you.spectator),
+    });
+    this.section.setAttribute('aria-busy', 'false');
+    document.title = `${mine ? '● ' : ''}${table.name || t('table')} · TwentyNine`;
+    replace(this.head, this.heading(ctx));
+    keepFocus(this.section, () => {
+      replace(this.felt, renderFelt(ctx));
+      replace(this.actions, table.status === 'waiting' ? this.waiting(ctx) : renderActions(ctx));
+      replace(this.hand, renderHand(ctx));
+      replace(this.info, h('h2', {}, t('this_round')), renderInfo(ctx));
+      replace(this.controls, this.controlPanel(ctx));
+      const r = this.result;
+      replace(this.overlay, r && !r.dismissed ? renderResult(r, ctx, () => this.closeResult())
+        : null);
+    });
+  }
+
+  heading(ctx) {
+    const { table } = ctx;
+    const conference = table.conference_url
+      ? h('a', { class: 'button conference', href: table.conference_url, target: '_blank',
+        rel: 'noopener noreferrer' }, t('conference_join')) : null;
+    return [
+      h('div', { class: 'table-title' },
+        h('strong', {}, table.name || t('table')),
+        h('span', { class: 'muted' }, ` · ${t(`status_${table.status}`)}`),
+        table.you.spectator ? h('span', { class: 'badge' }, t('watching')) : null,
+        conference),
+      renderScore(ctx),
+    ];
+  }
+
+  waiting(ctx) {
+    const { table } = ctx;
+    const you = table.you;
+    const rows = table.seats.map((s) => {
+      let action = null;
+      if (s.user_id === session.user.id && !s.joined) {
+        action = this.joinButton(t('join'), {});
+      } else if (!s.user_id && !s.bot && you.spectator && ['public', 'private'].includes(table.kind)) {
+        action = this.joinButton(t('sit_here'), { seat: s.seat, code: this.code || undefined });
+      }
+      return h('li', {}, `${ctx.names[s.seat]} — `,
+        s.bot || s.joined ? t('ready') : s.user_id ? t('not_joined') : t('open_seat'), ' ', action);
+    });
+    const canFill = you.host && ['public', 'private'].includes(table.kind);
+    return h('div', { class: 'actions waiting' },
+      h('p', { class: 'prompt' }, t('waiting_for_players')),
+      h('ul', { class: 'plain' }, rows),
+      canFill ? this.postButton(t('fill_bots'), 'fill-bots') : null,
+      this.inviteCode ? h('p', {}, t('invite_link'), ': ',
+        h('code', {}, `${location.origin}/#/table/${this.tableId}?code=${this.inviteCode}`)) : null);
+  }
+
+  joinButton(label, body) {
+    return h('button', { type: 'button', class: 'primary', 'data-action': 'join',
+      onclick: (event) => {
+        event.target.disabled = true;
+        post(`/api/tables/${encodeURIComponent(this.tableId)}/join`, body)
+          .then(() => {
+            if (body.seat !== undefined) this.socket.reconnect(); // now as the seat's player
+          })
+          .catch((e) => { toast(e.message, 'error'); event.target.disabled = false; });
+      } }, label);
+  }
+
+  postButton(label, path, after) {
+    return h('button', { type: 'button', 'data-action': path, onclick: (event) => {
+      event.target.disabled = true;
+      post(`/api/tables/${encodeURIComponent(this.tableId)}/${path}`)
+        .then(() => after && after())
+        .catch((e) => { toast(e.message, 'error'); event.target.disabled = false; });
+    } }, label);
+  }
+
+  controlPanel(ctx) {
+    const { table, view } = ctx;
+    const you = table.you;
+    const humans = table.seats.filter((s) => s.user_id && !s.bot);
+    const alone = humans.length === 1 && humans[0].user_id === session.user.id;
+    const resets = RESETS.map((what) => h('button', { type: 'button', class: 'small',
+      'data-reset': what, 'data-key': `reset-${what}`, disabled: !you.host || !view,
+      title: you.host ? t(`reset_${what}_about`) : t('host_only'),
+      onclick: () => this.socket.send({ type: 'reset', what }) }, t(`reset_${what}`)));
+    return [
+      h('h2', {}, t('table_controls')),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'small', 'data-key': 'last-trick',
+          'aria-pressed': String(this.ui.lastTrick), 'aria-keyshortcuts': 'L',
+          disabled: !view || !view.tricks.length,
+          onclick: () => { this.ui.lastTrick = !this.ui.lastTrick; this.draw(); } },
+        t('last_trick'), h('kbd', { 'aria-hidden': 'true' }, 'L')),
+        alone && table.status === 'playing' ? h('button', { type: 'button', class: 'small',
+          onclick: () => this.socket.send({ type: 'pause' }) }, t('pause')) : null,
+        alone && table.status === 'paused' ? h('button', { type: 'button', class: 'small primary',
+          onclick: () => this.socket.send({ type: 'resume' }) }, t('resume')) : null),
+      h('h3', {}, t('resets')),
+      h('div', { class: 'row resets', role: 'group', 'aria-label': t('resets'),
+        'aria-describedby': 'reset-note' }, resets),
+      h('p', { class: 'hint', id: 'reset-note' }, you.host ? t('resets_yours') : t('host_only')),
+      h('div', { class: 'row' },
+        !you.spectator && ['public', 'private'].includes(table.kind)
+          ? this.postButton(t('leave_table'), 'leave', () => go('lobby')) : null,
+        you.host && table.kind !== 'solo'
+          ? this.postButton(t('close_table'), 'close', () => go('dashboard')) : null,
+        table.kind === 'solo' ? h('a', { class: 'button small', href: '#/' }, t('leave_table'))
+          : null),
+    ];
+  }
+}
+
+/** Bengali and Devanagari keyboards type their own digits: read them as 0–9. */
+function latinDigits(key) {
+  return key.replace(/[০-৯]/g, (d) => String(d.charCodeAt(0) - 0x09e6))
+    .replace(/[०-९]/g, (d) => String(d.charCodeAt(0) - 0x0966));
+}
+
+function resultKey(message) {
+  const game = message.table.game;
+  return game ? `${game.game_no}:${game.deals}` : String(message.version);
+}
+
+function keysHelp() {
+  return h('details', { class: 'panel keys' }, h('summary', {}, t('keyboard')),
+    h('dl', {},
+      h('dt', {}, h('kbd', {}, '1'), '–', h('kbd', {}, '8')), h('dd', {}, t('key_cards')),
+      h('dt', {}, h('kbd', {}, 'P')), h('dd', {}, t('act_pass')),
+      h('dt', {}, h('kbd', {}, 'D'), ' ', h('kbd', {}, 'R'), ' ', h('kbd', {}, 'S')),
+      h('dd', {}, t('key_doubles')),
+      h('dt', {}, h('kbd', {}, 'T')), h('dd', {}, t('act_reveal')),
+      h('dt', {}, h('kbd', {}, 'M')), h('dd', {}, t('act_pair')),
+      h('dt', {}, h('kbd', {}, 'H')), h('dd', {}, t('act_single_hand')),
+      h('dt', {}, h('kbd', {}, 'L')), h('dd', {}, t('last_trick')),
+      h('dt', {}, h('kbd', {}, 'Tab')), h('dd', {}, t('key_tab')),
+      h('dt', {}, h('kbd', {}, 'Esc')), h('dd', {}, t('key_escape'))));
+}
