@@ -75,11 +75,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=None, help="repeatable deals and bots")
     pl.set_defaults(func=cmd_play)
 
+    from .analyse import register as register_analyse
     from .bhoos.server import register as register_bot
     from .server.admin.cli import register as register_admin
     from .server.cli import register as register_server
 
     register_bot(sub)
+    register_analyse(sub)
     register_admin(sub)
     register_server(sub)
 

@@ -5,10 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot
+from .beginner import BeginnerBot
+from .expert import ExpertBot
+from .intermediate import IntermediateBot
 from .random_bot import RandomBot
 
 LEVELS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
+    "beginner": BeginnerBot,
+    "intermediate": IntermediateBot,
+    "expert": ExpertBot,
 }
 
 

@@ -1,0 +1,1400 @@
+"""The open-hand solver's search: alpha-beta on card masks, compiled with numba.
+
+It solves the card play of a deal with every hand known, from any position in the play phase,
+following the engine's play rules (``twentynine.engine.tricks``) exactly:
+
+* follow suit; a player who cannot follow plays any card, or first asks for trump to be shown
+  (``trump_reveal``: on request, forced when void, or automatic), and then must trump
+  (``must_trump_after_reveal``), beating an opponent's trump where ``overtrump_after_reveal``
+  says so; ``no_undertrump``; the bidder's hidden-trump lead restriction
+  (``bidder_leads_trump_before_reveal``);
+* the face-down card (seventh card or hand card) is not in the bidder's hand until trump is
+  shown; it must be played when its suit is led and the bidder has no other card of it
+  (seventh card only) or when it is the bidder's last card, and playing it shows trump;
+  trumps count in a trick once trump has been shown by the end of that trick;
+* a Single Hand: three players a trick, no trump, and the deal ends when the caller loses a
+  trick (the points still out go to nobody).
+
+The value of a position is the number of card points (with the last-trick point where the rules
+have it) that the *objective team* takes in the tricks from here on, the cards of the current
+unfinished trick included; the objective team maximises it, the other team minimises it. The
+deal is played to the last trick (no early finish). Moves are the cards 0..31 and ``REVEAL``.
+
+The search:
+
+* fail-soft alpha-beta, iterative (one frame per move: numba cannot cache recursive functions,
+  numba issue #6061), with null-window tests "does the objective team take at least ``b``
+  points?" driven to the exact value by MTD(f) steps and bisection;
+* a transposition table at the start of each trick, two entries a bucket, with a canonical
+  key (see ``_position_key``): positions that differ only in which cards of equal points have
+  gone share their entry;
+* bounds: the points still out, and (trump shown) points a team is sure of: the top run of
+  trumps it holds, the sure winners the leader can cash, a trick nobody still to play can win;
+* moves: equivalent cards (one suit, equal points, no card still in play between them) count
+  once; ordering puts the table's best move first, then tops of suits and cheap winners;
+* with trump shown, the last two tricks are solved by a small dedicated minimax whose exact
+  values are cached.
+
+Pure-Python twin: :func:`load_twin` executes this same file a second time as a separate module
+with ``njit`` replaced by the identity and the lookup tables as lists, so the very same
+functions run in plain Python (``TWENTYNINE_NO_NUMBA=1`` or ``method="python"``). The
+compiled and the plain versions are tested against each other and against the engine-based
+search of :mod:`twentynine.bots.solver`.
+
+Helpers take scalars, not arrays: numba reference-counts array arguments, and those atomic
+counts cost more than the work in the hot loop.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, TypeVar
+
+import numpy as np
+
+#: set (to True) in the module namespace by :func:`load_twin` before this file runs
+_PURE_PYTHON: bool = bool(globals().get("_PURE_PYTHON", False))
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+if _PURE_PYTHON:
+
+    def njit(*_args: Any, **_kwargs: Any) -> Callable[[F], F]:
+        def wrap(fn: F) -> F:
+            return fn
+
+        return wrap
+
+else:
+    from numba import njit
+
+# -- tables ------------------------------------------------------------------------------------
+_STRENGTH_POINTS = (0, 0, 0, 0, 1, 1, 2, 3)
+_CLASSES = ((0, 4), (4, 6), (6, 7), (7, 8))  # strengths of equal points: 7 8 Q K | T A | 9 | J
+
+
+def _canonical_byte(b: int) -> int:
+    """One suit's cards still in play, each pushed down to the lowest free place of its point
+    class: the order and the points stay, the gaps go."""
+    out = 0
+    for lo, hi in _CLASSES:
+        k = sum(1 for i in range(lo, hi) if b >> i & 1)
+        out |= ((1 << k) - 1) << lo
+    return out
+
+
+def _extract(bits: int, mask: int) -> int:
+    """The bits of ``bits`` at the places of ``mask``, packed together (PEXT)."""
+    out = 0
+    k = 0
+    for i in range(8):
+        if mask >> i & 1:
+            out |= (bits >> i & 1) << k
+            k += 1
+    return out
+
+
+#: card points of every card 0..31
+CARD_POINTS: Any = np.array([_STRENGTH_POINTS[c & 7] for c in range(32)], dtype=np.int64)
+#: card points of the cards in one suit's byte
+BYTE_POINTS: Any = np.array(
+    [sum(_STRENGTH_POINTS[i] for i in range(8) if b >> i & 1) for b in range(256)], dtype=np.int64
+)
+#: number of set bits of a byte
+BYTE_COUNT: Any = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+#: index of the highest set bit of a byte (-1 for 0)
+BYTE_HIGH: Any = np.array([b.bit_length() - 1 for b in range(256)], dtype=np.int64)
+#: the lowest strength of each strength's point class
+CLASS_LOW: Any = np.array([lo for lo, hi in _CLASSES for _ in range(lo, hi)], dtype=np.int64)
+#: see _canonical_byte
+CANONICAL_BYTE: Any = np.array([_canonical_byte(b) for b in range(256)], dtype=np.int64)
+#: EXTRACT[(mask << 8) | bits], see _extract
+EXTRACT: Any = np.array([_extract(b, m) for m in range(256) for b in range(256)], dtype=np.uint8)
+#: de Bruijn sequence table: the index of a single set bit below 2**32
+_DEBRUIJN = 0x077CB531
+DEBRUIJN_INDEX: Any = np.zeros(32, dtype=np.int64)
+for _i in range(32):
+    DEBRUIJN_INDEX[(((1 << _i) * _DEBRUIJN) & 0xFFFFFFFF) >> 27] = _i
+
+if _PURE_PYTHON:  # plain lists index faster than numpy arrays in plain Python
+    CARD_POINTS = CARD_POINTS.tolist()
+    BYTE_POINTS = BYTE_POINTS.tolist()
+    BYTE_COUNT = BYTE_COUNT.tolist()
+    BYTE_HIGH = BYTE_HIGH.tolist()
+    CANONICAL_BYTE = CANONICAL_BYTE.tolist()
+    CLASS_LOW = CLASS_LOW.tolist()
+    EXTRACT = EXTRACT.tolist()
+    DEBRUIJN_INDEX = DEBRUIJN_INDEX.tolist()
+
+ZERO_POINT_CARDS = sum(0x0F << (8 * s) for s in range(4))
+ONE_POINT_CARDS = sum(0x30 << (8 * s) for s in range(4))
+NINES = sum(0x40 << (8 * s) for s in range(4))
+
+# -- the parameter vector -------------------------------------------------------------------------
+P_TRUMP = 0  # trump suit, or -1 (a Single Hand)
+P_NO_UNDERTRUMP = 1  # 1 if a trumped trick may not be under-trumped
+P_CALLER = 2  # Single Hand caller, or -1
+P_TEAM = 3  # the objective team (0 or 1)
+P_LAST_POINT = 4  # points for the last trick (0 or 1)
+P_PLAYERS = 5  # cards a trick: 4, or 3 in a Single Hand
+P_GEN = 6  # generation stamp of the transposition table
+P_TT_MASK = 7  # buckets - 1 (a power of two minus one)
+P_NODES = 8  # node counter (statistics)
+P_BIDDER = 9
+P_SEVENTH = 10  # 1 if the face-down card is the seventh card (it must follow its suit)
+P_REVEAL = 11  # how trump is shown: REVEAL_ON_REQUEST, REVEAL_FORCED or REVEAL_AUTOMATIC
+P_MUST_TRUMP = 12  # 1: whoever asks for trump must trump with the next card
+P_OVERTRUMP = 13  # 1: ... and beat an opponent's winning trump if they can
+P_BIDDER_LEADS = 14  # 1: the bidder may lead the hidden trump suit
+P_LAST_BASE = 15  # where the cache of two-trick endings starts in the table array
+P_SEATS = 16  # P_SEATS + 4 * leader + i: the seat that plays the i-th card of a trick
+P_SHOWN = 32  # the root position: is trump shown (always 1 in a Single Hand)
+P_INDICATOR = 33  # the root position: the face-down card, or -1
+P_MUST = 34  # the root position: the seat that must trump with its next card, or -1
+P_TRUMP_LED = 35  # the root position: has the trump suit been led
+PARAMS_SIZE = 40
+
+REVEAL_ON_REQUEST = 0
+REVEAL_FORCED = 1
+REVEAL_AUTOMATIC = 2
+REVEAL = 32  # the move "show trump" (cards are 0..31)
+MOVES = 33  # cards and the reveal
+
+STACK = 44  # one frame per move: 32 cards, one reveal, and a partial trick at the root
+MSTRIDE = 10  # room for the moves of one frame: 8 cards and the reveal
+
+TT_BITS = 16  # table entries: 2**TT_BITS, two a bucket
+ENTRY = 4  # words an entry: key, key, value, (unused)
+LAST_SIZE = 1 << 14  # entries of the cache of two-trick endings (two words each)
+BUCKET = 2 * ENTRY
+_GEN_SHIFT = 36  # key = generation << 36 | ...
+
+# frame fields: fr[depth * NF + field]
+F_N = 0  # cards already in the current trick
+F_LEADER = 1
+F_A = 2  # the running window
+F_B = 3
+F_ALPHA = 4  # the window after the table's bounds, for the store
+F_BETA = 5
+F_BEST = 6
+F_BEST_MOVE = 7
+F_K = 8  # next move to try
+F_COUNT = 9
+F_SEAT = 10
+F_SLOT = 11
+F_LO = 12
+F_HI = 13
+F_GOT = 14  # points the objective team took in the trick the current move completed
+F_MOVE = 15  # the move being tried
+F_TMASK = 16
+F_K1 = 17  # the table key of a trick's start
+F_K2 = 18
+F_FOUND = 19  # where the key is in its bucket (0 or ENTRY), or -1
+F_SHOWN = 20  # the node's trump state: shown, face-down card, seat that must trump, trump led
+F_IND = 21
+F_MUST = 22
+F_LED = 23
+F_REMOVED = 24  # undo of the current move: the card mask taken from the player's hand
+F_JOINED = 25  # ... and the face-down card that joined the bidder's hand (or -1)
+NF = 26
+
+_ENTER = 0  # set up the node at depth d
+_NEXT = 1  # try the next move at depth d, or finish the node
+_RESULT = 2  # ``ret`` (+ the trick's points) is the value of the move just tried at depth d
+_LEAVE = 3  # ``ret`` is the value of the node at depth d: back to its parent
+
+
+# -- small helpers (scalars only) -----------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _mask_points(m: int) -> int:
+    return int(
+        BYTE_POINTS[m & 255]
+        + BYTE_POINTS[(m >> 8) & 255]
+        + BYTE_POINTS[(m >> 16) & 255]
+        + BYTE_POINTS[(m >> 24) & 255]
+    )
+
+
+@njit(cache=True, inline="always")
+def _count(m: int) -> int:
+    return int(
+        BYTE_COUNT[m & 255]
+        + BYTE_COUNT[(m >> 8) & 255]
+        + BYTE_COUNT[(m >> 16) & 255]
+        + BYTE_COUNT[(m >> 24) & 255]
+    )
+
+
+@njit(cache=True, inline="always")
+def _low_card(m: int) -> int:
+    """The lowest card (bit index) of a non-empty mask below 2**32."""
+    return int(DEBRUIJN_INDEX[(((m & -m) * _DEBRUIJN) & 0xFFFFFFFF) >> 27])
+
+
+@njit(cache=True, inline="always")
+def _hand(h0: int, h1: int, h2: int, h3: int, seat: int) -> int:
+    if seat == 0:
+        return h0
+    if seat == 1:
+        return h1
+    if seat == 2:
+        return h2
+    return h3
+
+
+@njit(cache=True, inline="always")
+def _beats(card: int, best: int, trump: int) -> bool:
+    """Does ``card`` beat ``best``, the card winning the trick so far?"""
+    if card >> 3 == best >> 3:
+        return card > best
+    return card >> 3 == trump
+
+
+@njit(cache=True, inline="always")
+def _legal(hand: int, n: int, lead: int, top_trump: int, trump: int, no_undertrump: int) -> int:
+    """The cards a player may play: ``n`` cards are on the table, ``lead`` is the suit led and
+    ``top_trump`` the highest trump on the table (-1: none)."""
+    if n == 0:
+        return hand
+    follow = hand & (255 << (8 * lead))
+    if follow:
+        return follow
+    if no_undertrump and top_trump >= 0:
+        trumps = hand & (255 << (8 * trump))
+        if trumps:
+            allowed = hand & ~(trumps & ((1 << top_trump) - 1))
+            if allowed:
+                return allowed
+    return hand
+
+
+@njit(cache=True, inline="always")
+def _can_beat(hand: int, win: int, lead: int, trump: int) -> bool:
+    """Could a player holding ``hand`` beat ``win`` (the winning card) in a trick led in
+    ``lead``?"""
+    follow = hand & (255 << (8 * lead))
+    if follow:
+        return win >> 3 == lead and follow >> (win + 1) != 0
+    if trump < 0:
+        return False
+    trumps = hand & (255 << (8 * trump))
+    return trumps != 0 and (win >> 3 != trump or trumps >> (win + 1) != 0)
+
+
+@njit(cache=True, inline="always")
+def _least_points(hand: int) -> int:
+    """The points of the cheapest card of a non-empty hand."""
+    if hand & ZERO_POINT_CARDS:
+        return 0
+    if hand & ONE_POINT_CARDS:
+        return 1
+    if hand & NINES:
+        return 2
+    return 3
+
+
+@njit(cache=True, inline="always")
+def _canonical_card(card: int, live: int) -> int:
+    """Where ``card`` (one of ``live``) goes in the canonical form of ``live``, or -1."""
+    if card < 0:
+        return -1
+    shift = card & 24
+    r = card & 7
+    lo = int(CLASS_LOW[r])
+    below = (live >> shift) & ((1 << r) - 1) & ~((1 << lo) - 1)
+    return int(shift + lo + BYTE_COUNT[below])
+
+
+@njit(cache=True, inline="always")
+def _position_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -> tuple[int, int]:
+    """The table key of a trick's start (trump shown), two words.
+
+    The key is *canonical*: each suit's cards still held pushed down to the lowest free places
+    of their point class (see ``_canonical_byte``), then, suit by suit, who holds each of them
+    (two bits a card, at most 62 bits with 31 cards). Positions that differ only in which
+    cards of equal points have gone have the same value and share the key. (With trump hidden
+    the caller marks the face-down card in the spare top bits: then at most 28 cards.)"""
+    odd = h1 | h3
+    high = h2 | h3
+    k1 = 0
+    k2 = 0
+    for s in range(4):
+        shift = 8 * s
+        lb = (live >> shift) & 255
+        if lb:
+            k1 |= CANONICAL_BYTE[lb] << shift
+            width = BYTE_COUNT[lb]
+            row = lb << 8
+            k2 = (k2 << width) | EXTRACT[row | ((odd >> shift) & 255)]
+            k2 = (k2 << width) | EXTRACT[row | ((high >> shift) & 255)]
+    return (gen << _GEN_SHIFT) | (leader << 32) | k1, k2
+
+
+@njit(cache=True, inline="always")
+def _sure_points(
+    h0: int,
+    h1: int,
+    h2: int,
+    h3: int,
+    live: int,
+    leader: int,
+    s1: int,
+    s2: int,
+    s3: int,
+    nplay: int,
+    only: int,
+    trump: int,
+    team: int,
+    caller: int,
+) -> tuple[int, int]:
+    """At a trick's start: points each team is sure to take from here, as (the objective
+    team's, the other team's). ``s1``, ``s2``, ``s3`` follow the leader in the trick.
+
+    * The top run of trumps held by one team wins every trick it is in: its points are that
+      team's.
+    * The leader cashes sure winners: in each side suit, its cards above every other card
+      still in play, as many rounds as every opponent holding a trump can follow; the
+      opponents add at least their cheapest cards of the suit. The leader keeps the lead, so
+      the suits add up, and their cards are no trumps of the run. With ``only`` >= 0 the
+      leader must lead that card: it must be one of those winners.
+    """
+    sure0 = 0
+    sure1 = 0
+    if trump >= 0:
+        tl = (live >> (8 * trump)) & 255
+        if tl:
+            t0 = ((h0 | h2) >> (8 * trump)) & tl
+            t1 = tl ^ t0
+            if t0 >> BYTE_HIGH[tl] & 1:
+                run = t0 & ~((2 << BYTE_HIGH[t1]) - 1) if t1 else t0
+                sure0 = BYTE_POINTS[run]
+            else:
+                run = t1 & ~((2 << BYTE_HIGH[t0]) - 1) if t0 else t1
+                sure1 = BYTE_POINTS[run]
+    lead_team = leader & 1
+    mine = _hand(h0, h1, h2, h3, leader)
+    quick = 0
+    first = only < 0  # with a card imposed, it must start a run for the cashing to count
+    # (in a Single Hand the opponents cannot lead: their first trick would end the deal)
+    for s in range(4 if nplay == 4 or leader == caller else 0):
+        shift = 8 * s
+        lb = (live >> shift) & 255
+        if s == trump or lb == 0:
+            continue
+        mb = (mine >> shift) & 255
+        if not mb >> BYTE_HIGH[lb] & 1:
+            continue
+        others = lb & ~mb
+        run = mb & ~((2 << BYTE_HIGH[others]) - 1) if others else mb
+        k = BYTE_COUNT[run]
+        for i in range(1, nplay):
+            seat = s1 if i == 1 else (s2 if i == 2 else s3)
+            if (seat & 1) != lead_team:
+                hand = _hand(h0, h1, h2, h3, seat)
+                if trump >= 0 and hand & (255 << (8 * trump)):
+                    k = min(k, BYTE_COUNT[(hand >> shift) & 255])
+        if k == 0:
+            continue
+        while BYTE_COUNT[run] > k:  # the top k cards of the run
+            run &= run - 1
+        got = BYTE_POINTS[run]
+        for i in range(1, nplay):
+            seat = s1 if i == 1 else (s2 if i == 2 else s3)
+            if (seat & 1) != lead_team:
+                follow = (_hand(h0, h1, h2, h3, seat) >> shift) & 255
+                for _ in range(k):  # its cheapest cards of the suit
+                    if follow == 0:
+                        break
+                    low = follow & -follow
+                    got += BYTE_POINTS[low]
+                    follow ^= low
+        if only >= 0 and only >> 3 == s and run >> (only & 7) & 1:
+            first = True
+        quick += got
+    if not first:
+        quick = 0
+    if lead_team == 0:
+        sure0 += quick
+    else:
+        sure1 += quick
+    return (sure0, sure1) if team == 0 else (sure1, sure0)
+
+
+@njit(cache=True, inline="always")
+def _two_tricks_leaf(
+    h0: int,
+    h1: int,
+    h2: int,
+    h3: int,
+    c0: int,
+    c1: int,
+    c2: int,
+    c3: int,
+    s0: int,
+    s1: int,
+    s2: int,
+    s3: int,
+    nplay: int,
+    trump: int,
+    team: int,
+    caller: int,
+    last_point: int,
+) -> int:
+    """The objective team's points from trick 7 (cards ``c0``... played by ``s0``...) and the
+    forced trick 8."""
+    played = (1 << c0) | (1 << c1) | (1 << c2)
+    w = c0
+    w_seat = s0
+    if _beats(c1, w, trump):
+        w = c1
+        w_seat = s1
+    if _beats(c2, w, trump):
+        w = c2
+        w_seat = s2
+    if nplay == 4:
+        played |= 1 << c3
+        if _beats(c3, w, trump):
+            w = c3
+            w_seat = s3
+    v = _mask_points(played) if (w_seat & 1) == team else 0
+    if caller >= 0 and w_seat != caller:
+        return v
+    rest = (h0 | h1 | h2 | h3) & ~played
+    # trick 8, led by the winner of trick 7: the highest trump wins, else the highest card of
+    # the suit led (whatever the order the others play in)
+    lead8 = _low_card(_hand(h0, h1, h2, h3, w_seat) & ~played)
+    best = lead8
+    w8 = w_seat
+    for i in range(nplay):
+        s = s0 if i == 0 else (s1 if i == 1 else (s2 if i == 2 else s3))
+        c = _low_card(_hand(h0, h1, h2, h3, s) & ~played)
+        if c != lead8 and _beats(c, best, trump):
+            best = c
+            w8 = s
+    if (w8 & 1) == team:
+        v += _mask_points(rest) + last_point
+    return v
+
+
+@njit(cache=True, inline="always")
+def _better(v: int, best: int, maximising: bool) -> bool:
+    return v > best if maximising else v < best
+
+
+@njit(cache=True)
+def _two_tricks(
+    h0: int,
+    h1: int,
+    h2: int,
+    h3: int,
+    leader: int,
+    alpha: int,
+    beta: int,
+    par: Any,
+) -> int:
+    """Fail-soft alpha-beta value of a trick's start with two cards in every hand: at most
+    2 x 2 x 2 x 2 ways to play trick 7, and trick 8 is forced."""
+    nplay = par[P_PLAYERS]
+    trump = par[P_TRUMP]
+    nut = par[P_NO_UNDERTRUMP]
+    team = par[P_TEAM]
+    caller = par[P_CALLER]
+    last_point = par[P_LAST_POINT]
+    s0 = par[P_SEATS + 4 * leader]
+    s1 = par[P_SEATS + 4 * leader + 1]
+    s2 = par[P_SEATS + 4 * leader + 2]
+    s3 = par[P_SEATS + 4 * leader + 3]
+    max0 = (s0 & 1) == team
+    max1 = (s1 & 1) == team
+    max2 = (s2 & 1) == team
+    max3 = (s3 & 1) == team
+    a0 = alpha
+    b0 = beta
+    best0 = -1 if max0 else 1000
+    m0 = _hand(h0, h1, h2, h3, s0)
+    while m0 and a0 < b0:
+        c0 = _low_card(m0)
+        m0 &= m0 - 1
+        lead = c0 >> 3
+        top0 = c0 if lead == trump else -1
+        a1 = a0
+        b1 = b0
+        best1 = -1 if max1 else 1000
+        m1 = _legal(_hand(h0, h1, h2, h3, s1), 1, lead, top0, trump, nut)
+        while m1 and a1 < b1:
+            c1 = _low_card(m1)
+            m1 &= m1 - 1
+            top1 = c1 if c1 >> 3 == trump and c1 > top0 else top0
+            a2 = a1
+            b2 = b1
+            best2 = -1 if max2 else 1000
+            m2 = _legal(_hand(h0, h1, h2, h3, s2), 2, lead, top1, trump, nut)
+            while m2 and a2 < b2:
+                c2 = _low_card(m2)
+                m2 &= m2 - 1
+                if nplay == 3:
+                    v = _two_tricks_leaf(
+                        h0, h1, h2, h3, c0, c1, c2, c2, s0, s1, s2, s3, nplay, trump, team,
+                        caller, last_point,
+                    )  # fmt: skip
+                else:
+                    top2 = c2 if c2 >> 3 == trump and c2 > top1 else top1
+                    v = -1 if max3 else 1000
+                    m3 = _legal(_hand(h0, h1, h2, h3, s3), 3, lead, top2, trump, nut)
+                    while m3:
+                        c3 = _low_card(m3)
+                        m3 &= m3 - 1
+                        x = _two_tricks_leaf(
+                            h0, h1, h2, h3, c0, c1, c2, c3, s0, s1, s2, s3, nplay, trump, team,
+                            caller, last_point,
+                        )  # fmt: skip
+                        if _better(x, v, max3):
+                            v = x
+                if _better(v, best2, max2):
+                    best2 = v
+                    if max2:
+                        a2 = max(a2, v)
+                    else:
+                        b2 = min(b2, v)
+            if _better(best2, best1, max1):
+                best1 = best2
+                if max1:
+                    a1 = max(a1, best2)
+                else:
+                    b1 = min(b1, best2)
+        if _better(best1, best0, max0):
+            best0 = best1
+            if max0:
+                a0 = max(a0, best1)
+            else:
+                b0 = min(b0, best1)
+    return best0
+
+
+@njit(cache=True, inline="always")
+def _options(
+    hand: int,
+    seat: int,
+    n: int,
+    lead: int,
+    top_trump: int,
+    top_trump_seat: int,
+    shown: int,
+    ind: int,
+    must: int,
+    trump_led: int,
+    par: Any,
+) -> tuple[int, bool]:
+    """(the cards ``seat`` may play, whether it may ask for trump to be shown): the engine's
+    ``play_options``. ``top_trump`` is the highest trump-suit card on the table (-1: none) and
+    ``top_trump_seat`` who played it; ``ind`` the face-down card while trump is hidden."""
+    trump = par[P_TRUMP]
+    bidder = par[P_BIDDER]
+    hidden = ind if seat == bidder and not shown else -1
+    if n == 0:
+        if hand == 0:
+            return 1 << hidden, False
+        if not par[P_BIDDER_LEADS] and seat == bidder and not shown and not trump_led:
+            trumps = hand & (255 << (8 * trump))
+            if trumps and trumps != hand:
+                return hand & ~trumps, False
+        return hand, False
+    follow = hand & (255 << (8 * lead))
+    if follow:
+        return follow, False
+    if hidden >= 0 and (hand == 0 or (hidden >> 3 == lead and par[P_SEVENTH])):
+        return 1 << hidden, False  # the face-down card must be shown and played
+    if not shown:
+        if par[P_REVEAL] == REVEAL_AUTOMATIC:
+            return hand, False
+        if par[P_REVEAL] == REVEAL_FORCED:
+            return 0, True
+        return hand, True
+    if trump < 0:
+        return hand, False
+    trumps = hand & (255 << (8 * trump))
+    if not trumps:
+        return hand, False
+    if seat == must:
+        if par[P_NO_UNDERTRUMP] or (
+            par[P_OVERTRUMP] and top_trump >= 0 and (top_trump_seat & 1) != (seat & 1)
+        ):
+            higher = trumps & ~((2 << top_trump) - 1) if top_trump >= 0 else trumps
+            if higher:
+                return higher, False
+        return trumps, False
+    if par[P_NO_UNDERTRUMP] and top_trump >= 0:
+        allowed = hand & ~(trumps & ((1 << top_trump) - 1))
+        if allowed:
+            return allowed, False
+    return hand, False
+
+
+@njit(cache=True, inline="always")
+def _order_score(
+    mv: int,
+    above: int,
+    n: int,
+    nplay: int,
+    win: int,
+    win_seat: int,
+    seat: int,
+    trump: int,
+    tt_best: int,
+) -> int:
+    """Move ordering: a higher score is tried first (``above``: the cards still in play above
+    the card in its suit; ``win``/``win_seat``: the card and seat winning the trick so far,
+    counting trumps only once shown)."""
+    if mv == tt_best:
+        return 1000
+    if mv == REVEAL:
+        return 350
+    pts = int(CARD_POINTS[mv])
+    rank = mv & 7
+    if n == 0:
+        if not above:  # the top card still in play in its suit
+            return 200 + 8 * pts + rank
+        return 100 - 8 * pts - rank
+    if _beats(mv, win, trump):
+        if (win_seat & 1) == (seat & 1):  # over-taking the partner
+            return 150 + 8 * pts - rank
+        if n == nplay - 1:  # last to play: the cheapest winning card
+            return 500 + 8 * pts - rank
+        if not above:  # the top card still in play: it wins unless trumped
+            return 450 + 8 * pts + rank
+        return 400 + 8 * pts - rank
+    if (win_seat & 1) == (seat & 1):  # the partner is winning: add points
+        return 300 + 8 * pts - rank
+    return 100 - 8 * pts - rank  # losing: the cheapest card
+
+
+@njit(cache=True)
+def root_options(hands: Any, trick: Any, n: int, leader: int, par: Any) -> int:
+    """The moves of the player to move at the root (``trick[:n]`` on the table, led by
+    ``leader``): a mask of cards, with bit REVEAL set if it may ask for trump to be shown."""
+    trump = par[P_TRUMP]
+    seats = P_SEATS + 4 * leader
+    top = -1
+    top_seat = -1
+    for i in range(n):
+        c = trick[i]
+        if c >> 3 == trump and c > top:
+            top = c
+            top_seat = par[seats + i]
+    seat = par[seats + n]
+    lead = trick[0] >> 3 if n > 0 else 0
+    mask, reveal = _options(
+        hands[seat], seat, n, lead, top, top_seat, par[P_SHOWN], par[P_INDICATOR], par[P_MUST],
+        par[P_TRUMP_LED], par,
+    )  # fmt: skip
+    return mask | (1 << REVEAL) if reveal else mask
+
+
+# -- the search ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _search(
+    hands: Any,
+    trick: Any,
+    n0: int,
+    leader0: int,
+    alpha0: int,
+    beta0: int,
+    only: int,
+    par: Any,
+    tt: Any,
+    moves: Any,
+    fr: Any,
+) -> int:
+    """Fail-soft alpha-beta: the objective team's points from the position with ``trick[:n0]``
+    on the table (led by ``leader0``), ``hands`` and the trump state in ``par[P_SHOWN:]``;
+    ``only`` >= 0 restricts the player to move to that one move. Iterative, one frame per move
+    (``fr``, ``moves[depth * MSTRIDE:]``)."""
+    nplay = par[P_PLAYERS]
+    trump = par[P_TRUMP]
+    team = par[P_TEAM]
+    last_point = par[P_LAST_POINT]
+    caller = par[P_CALLER]
+    bidder = par[P_BIDDER]
+    gen = par[P_GEN]
+    tt_mask = par[P_TT_MASK]
+    root = n0
+    d = root
+    f = d * NF
+    fr[f + F_N] = n0
+    fr[f + F_LEADER] = leader0
+    fr[f + F_A] = alpha0
+    fr[f + F_B] = beta0
+    fr[f + F_SHOWN] = par[P_SHOWN]
+    fr[f + F_IND] = par[P_INDICATOR]
+    fr[f + F_MUST] = par[P_MUST]
+    fr[f + F_LED] = par[P_TRUMP_LED]
+    state = _ENTER
+    ret = 0
+    nodes = 0
+    while True:
+        if state == _ENTER:
+            nodes += 1
+            f = d * NF
+            n = fr[f + F_N]
+            leader = fr[f + F_LEADER]
+            a = fr[f + F_A]
+            b = fr[f + F_B]
+            shown = fr[f + F_SHOWN]
+            ind = fr[f + F_IND]
+            h0 = hands[0]
+            h1 = hands[1]
+            h2 = hands[2]
+            h3 = hands[3]
+            live = h0 | h1 | h2 | h3
+            if ind >= 0:
+                live |= 1 << ind
+            seats = P_SEATS + 4 * leader
+            counting = trump if shown else -1  # the trump that counts in the trick now
+            # the trick so far: its cards, the winning card, the highest trump-suit card
+            base = d - n
+            tmask = 0
+            win = -1
+            win_seat = -1
+            top_trump = -1
+            top_trump_seat = -1
+            lead = 0
+            if n > 0:
+                win = trick[base]
+                lead = win >> 3
+                win_seat = par[seats]
+                tmask = 1 << win
+                if win >> 3 == trump:
+                    top_trump = win
+                    top_trump_seat = win_seat
+                for i in range(1, n):
+                    c = trick[base + i]
+                    tmask |= 1 << c
+                    if _beats(c, win, counting):
+                        win = c
+                        win_seat = par[seats + i]
+                    if c >> 3 == trump and c > top_trump:
+                        top_trump = c
+                        top_trump_seat = par[seats + i]
+            hi = _mask_points(live | tmask) + last_point  # the last trick is always ahead
+            lo = 0
+            if hi <= a:
+                ret = hi
+                state = _LEAVE
+                continue
+            if b <= 0:
+                ret = 0
+                state = _LEAVE
+                continue
+            slot = -1
+            tt_best = -1
+            restricted = d == root and only >= 0
+            if n > 0:
+                if shown:
+                    # a trick nobody still to play can win is won already, with at least the
+                    # cheapest card each of them may add
+                    beaten = False
+                    sure = _mask_points(tmask)
+                    for i in range(n, nplay):
+                        hand = _hand(h0, h1, h2, h3, par[seats + i])
+                        if _can_beat(hand, win, lead, trump):
+                            beaten = True
+                            break
+                        follow = hand & (255 << (8 * lead))
+                        sure += _least_points(follow if follow else hand)
+                    if not beaten:
+                        if (win_seat & 1) == team:
+                            lo = sure
+                            if lo >= b:
+                                ret = lo
+                                state = _LEAVE
+                                continue
+                        else:
+                            hi -= sure
+                            if hi <= a:
+                                ret = hi
+                                state = _LEAVE
+                                continue
+            else:
+                held = _count(live)
+                if shown:
+                    if held == nplay:  # the last trick: every card is forced
+                        w = -1
+                        w_seat = -1
+                        for i in range(nplay):
+                            s = par[seats + i]
+                            c = _low_card(_hand(h0, h1, h2, h3, s))
+                            if w < 0 or _beats(c, w, trump):
+                                w = c
+                                w_seat = s
+                        ret = hi if (w_seat & 1) == team else 0
+                        state = _LEAVE
+                        continue
+                    if held == 2 * nplay and not restricted:
+                        # exact values of the last two tricks, cached under a canonical key
+                        k1, k2 = _position_key(h1, h2, h3, live, leader, 0)
+                        key = (k2 << 34) | k1
+                        x = (key ^ (key >> 29) ^ (key >> 47)) & 0x7FFFFFFF
+                        at = par[P_LAST_BASE] + (((x * 0x5BD1E995) >> 13) & (LAST_SIZE - 1)) * 2
+                        if tt[at] == key and tt[at + 1] >> 8 == gen:
+                            ret = tt[at + 1] & 255
+                        else:
+                            ret = _two_tricks(h0, h1, h2, h3, leader, -1, 1000, par)
+                            tt[at] = key
+                            tt[at + 1] = ret | (gen << 8)
+                        state = _LEAVE
+                        continue
+                if not restricted and held < 32:
+                    if shown:
+                        k1, k2 = _position_key(h1, h2, h3, live, leader, gen)
+                    else:  # the face-down card counts as the bidder's, and is marked apart
+                        j = 1 << ind if ind >= 0 else 0
+                        k1, k2 = _position_key(
+                            h1 | j if bidder == 1 else h1,
+                            h2 | j if bidder == 2 else h2,
+                            h3 | j if bidder == 3 else h3,
+                            live,
+                            leader,
+                            gen,
+                        )
+                        k1 |= 1 << 35
+                        k2 |= (_canonical_card(ind, live) + 1) << 56
+                        k2 |= fr[f + F_LED] << 62
+                    x = (k1 ^ (k1 >> 29) ^ (k2 & 0xFFFFFFFFFFFF) * 3 ^ (k2 >> 23)) & 0x7FFFFFFF
+                    slot = (((x * 0x5BD1E995) >> 13) & tt_mask) * BUCKET
+                    found = -1
+                    if tt[slot] == k1 and tt[slot + 1] == k2:
+                        found = 0
+                    elif tt[slot + ENTRY] == k1 and tt[slot + ENTRY + 1] == k2:
+                        found = ENTRY
+                    fr[f + F_K1] = k1
+                    fr[f + F_K2] = k2
+                    fr[f + F_FOUND] = found
+                    if found >= 0:
+                        entry = tt[slot + found + 2]
+                        lo = max(lo, entry & 63)
+                        hi = min(hi, (entry >> 6) & 63)
+                        tt_best = ((entry >> 12) & 63) - 1
+                        if lo >= b:
+                            ret = lo
+                            state = _LEAVE
+                            continue
+                        if hi <= a:
+                            ret = hi
+                            state = _LEAVE
+                            continue
+                        if lo > a:
+                            a = lo
+                        if hi < b:
+                            b = hi
+                        if a >= b:  # lo == hi: the value is known
+                            ret = lo
+                            state = _LEAVE
+                            continue
+                if shown:  # points each team is sure of (after the table: it costs more)
+                    sure_mine, sure_theirs = _sure_points(
+                        h0, h1, h2, h3, live, leader, par[seats + 1], par[seats + 2],
+                        par[seats + 3], nplay, only if restricted else -1, trump, team, caller,
+                    )  # fmt: skip
+                    if sure_mine > lo:
+                        lo = sure_mine
+                        if lo >= b:
+                            ret = lo
+                            state = _LEAVE
+                            continue
+                    if sure_theirs > 0 and hi > _mask_points(live) + last_point - sure_theirs:
+                        hi = _mask_points(live) + last_point - sure_theirs
+                        if hi <= a:
+                            ret = hi
+                            state = _LEAVE
+                            continue
+            seat = par[seats + n]
+            fr[f + F_SEAT] = seat
+            fr[f + F_A] = a
+            fr[f + F_B] = b
+            fr[f + F_ALPHA] = a
+            fr[f + F_BETA] = b
+            fr[f + F_SLOT] = slot
+            fr[f + F_LO] = lo
+            fr[f + F_HI] = hi
+            fr[f + F_TMASK] = tmask
+            fr[f + F_BEST] = -1 if (seat & 1) == team else 1000
+            fr[f + F_BEST_MOVE] = -1
+            fr[f + F_K] = 0
+            # moves: one card for each run of equivalent cards, best first
+            if restricted:
+                legal = 1 << only if only < REVEAL else 0
+                reveal = only == REVEAL
+            else:
+                legal, reveal = _options(
+                    _hand(h0, h1, h2, h3, seat), seat, n, lead, top_trump, top_trump_seat,
+                    shown, ind, fr[f + F_MUST], fr[f + F_LED], par,
+                )  # fmt: skip
+            in_play = live | tmask
+            mbase = d * MSTRIDE
+            count = 0
+            m = legal
+            while True:
+                if m:
+                    c = _low_card(m)
+                    m &= m - 1
+                    above = in_play & (255 << (c & 24)) & ~((2 << c) - 1)
+                    if above:
+                        nxt = _low_card(above)
+                        if legal >> nxt & 1 and CARD_POINTS[nxt] == CARD_POINTS[c]:
+                            continue  # the next higher card of the run stands for this one
+                elif reveal:
+                    c = REVEAL
+                    above = 0
+                    reveal = False
+                else:
+                    break
+                score = _order_score(c, above, n, nplay, win, win_seat, seat, counting, tt_best)
+                item = score * 64 + c
+                j = count
+                while j > 0 and moves[mbase + j - 1] < item:
+                    moves[mbase + j] = moves[mbase + j - 1]
+                    j -= 1
+                moves[mbase + j] = item
+                count += 1
+            fr[f + F_COUNT] = count
+            state = _NEXT
+        elif state == _NEXT:
+            f = d * NF
+            k = fr[f + F_K]
+            if k >= fr[f + F_COUNT] or fr[f + F_A] >= fr[f + F_B]:
+                best = fr[f + F_BEST]
+                slot = fr[f + F_SLOT]
+                if slot >= 0:
+                    lo = fr[f + F_LO]
+                    hi = fr[f + F_HI]
+                    if best <= fr[f + F_ALPHA]:
+                        hi = min(hi, best)
+                    elif best >= fr[f + F_BETA]:
+                        lo = max(lo, best)
+                    else:
+                        lo = best
+                        hi = best
+                    value = lo | (hi << 6) | ((fr[f + F_BEST_MOVE] + 1) << 12)
+                    found = fr[f + F_FOUND]
+                    if found >= 0:
+                        at = slot + found
+                        value |= tt[at + 2] & (63 << 18)
+                    else:
+                        value |= _count(hands[0] | hands[1] | hands[2] | hands[3]) << 18
+                        old = tt[slot]
+                        # two entries a bucket: the first keeps the larger position (more
+                        # cards held), the second takes whatever comes
+                        if (old >> _GEN_SHIFT) != gen or (value >> 18) >= (tt[slot + 2] >> 18):
+                            tt[slot + ENTRY] = old
+                            tt[slot + ENTRY + 1] = tt[slot + 1]
+                            tt[slot + ENTRY + 2] = tt[slot + 2]
+                            at = slot
+                        else:
+                            at = slot + ENTRY
+                    tt[at] = fr[f + F_K1]
+                    tt[at + 1] = fr[f + F_K2]
+                    tt[at + 2] = value
+                ret = best
+                state = _LEAVE
+                continue
+            fr[f + F_K] = k + 1
+            mv = moves[d * MSTRIDE + k] & 63
+            fr[f + F_MOVE] = mv
+            seat = fr[f + F_SEAT]
+            n = fr[f + F_N]
+            leader = fr[f + F_LEADER]
+            shown = fr[f + F_SHOWN]
+            ind = fr[f + F_IND]
+            must = fr[f + F_MUST]
+            led = fr[f + F_LED]
+            base = d - n
+            g = f + NF
+            fr[f + F_GOT] = 0
+            fr[f + F_REMOVED] = 0
+            fr[f + F_JOINED] = -1
+            if mv == REVEAL:  # trump is shown; the same player then plays
+                if ind >= 0:
+                    hands[bidder] |= 1 << ind
+                    fr[f + F_JOINED] = ind
+                for i in range(n - 1, -1, -1):  # the trick's cards move up to the new frame
+                    trick[base + 1 + i] = trick[base + i]
+                fr[g + F_N] = n
+                fr[g + F_LEADER] = leader
+                fr[g + F_A] = fr[f + F_A]
+                fr[g + F_B] = fr[f + F_B]
+                fr[g + F_SHOWN] = 1
+                fr[g + F_IND] = -1
+                fr[g + F_MUST] = seat if par[P_MUST_TRUMP] else must
+                fr[g + F_LED] = led
+                d += 1
+                state = _ENTER
+                continue
+            c = mv
+            if c == ind:  # the face-down card: playing it shows trump
+                shown = 1
+                ind = -1
+            else:
+                hands[seat] ^= 1 << c
+                fr[f + F_REMOVED] = 1 << c
+            trick[d] = c
+            lead = trick[base] >> 3
+            if n == 0 and lead == trump:
+                led = 1
+            if must == seat:
+                must = -1
+            seats = P_SEATS + 4 * leader
+            if n == nplay - 1:  # the card completes the trick
+                counting = trump if shown else -1
+                w = trick[base]
+                w_seat = par[seats]
+                for i in range(1, nplay):
+                    x = trick[base + i]
+                    if _beats(x, w, counting):
+                        w = x
+                        w_seat = par[seats + i]
+                rest = hands[0] | hands[1] | hands[2] | hands[3]
+                if ind >= 0:
+                    rest |= 1 << ind
+                got = 0
+                if (w_seat & 1) == team:
+                    got = _mask_points(fr[f + F_TMASK] | (1 << c))
+                    if rest == 0:
+                        got += last_point
+                fr[f + F_GOT] = got
+                if rest == 0 or (caller >= 0 and w_seat != caller):
+                    ret = 0  # the deal is over
+                    state = _RESULT
+                    continue
+                fr[g + F_N] = 0
+                fr[g + F_LEADER] = w_seat
+                fr[g + F_A] = fr[f + F_A] - got
+                fr[g + F_B] = fr[f + F_B] - got
+            else:
+                nxt = par[seats + n + 1]
+                if (
+                    not shown
+                    and par[P_REVEAL] == REVEAL_AUTOMATIC
+                    and not hands[nxt] & (255 << (8 * lead))
+                    and not (nxt == bidder and ind >> 3 == lead)
+                ):  # shown automatically: the next player cannot follow
+                    shown = 1
+                    if ind >= 0:
+                        hands[bidder] |= 1 << ind
+                        fr[f + F_JOINED] = ind
+                        ind = -1
+                    if par[P_MUST_TRUMP]:
+                        must = nxt
+                fr[g + F_N] = n + 1
+                fr[g + F_LEADER] = leader
+                fr[g + F_A] = fr[f + F_A]
+                fr[g + F_B] = fr[f + F_B]
+            fr[g + F_SHOWN] = shown
+            fr[g + F_IND] = ind
+            fr[g + F_MUST] = must
+            fr[g + F_LED] = led
+            d += 1
+            state = _ENTER
+        elif state == _LEAVE:
+            if d == root:
+                par[P_NODES] += nodes
+                return ret
+            d -= 1
+            state = _RESULT
+        else:  # _RESULT
+            f = d * NF
+            v = ret + fr[f + F_GOT]
+            mv = fr[f + F_MOVE]
+            seat = fr[f + F_SEAT]
+            hands[seat] ^= fr[f + F_REMOVED]
+            if fr[f + F_JOINED] >= 0:
+                hands[bidder] ^= 1 << fr[f + F_JOINED]
+            if mv == REVEAL:  # the trick's cards move back down
+                base = d - fr[f + F_N]
+                for i in range(fr[f + F_N]):
+                    trick[base + i] = trick[base + 1 + i]
+            if (seat & 1) == team:
+                if v > fr[f + F_BEST]:
+                    fr[f + F_BEST] = v
+                    fr[f + F_BEST_MOVE] = mv
+                    if v > fr[f + F_A]:
+                        fr[f + F_A] = v
+            elif v < fr[f + F_BEST]:
+                fr[f + F_BEST] = v
+                fr[f + F_BEST_MOVE] = mv
+                if v < fr[f + F_B]:
+                    fr[f + F_B] = v
+            state = _NEXT
+
+
+# -- drivers ------------------------------------------------------------------------------------
+@njit(cache=True)
+def _exact(
+    hands: Any,
+    trick: Any,
+    n: int,
+    leader: int,
+    only: int,
+    guess: int,
+    par: Any,
+    tt: Any,
+    moves: Any,
+    fr: Any,
+) -> int:
+    """The exact value by null-window tests "does the objective team take at least ``b``
+    points?" until the bounds meet: MTD(f) steps from ``guess``, or bisection when there is no
+    guess (``guess`` < 0)."""
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    if par[P_INDICATOR] >= 0:
+        live |= 1 << par[P_INDICATOR]
+    for i in range(n):
+        live |= 1 << trick[i]
+    upper = _mask_points(live) + par[P_LAST_POINT]
+    lower = 0
+    b = min(max(guess, 1), upper) if guess >= 0 else (upper + 1) // 2
+    while lower < upper:
+        g = _search(hands, trick, n, leader, b - 1, b, only, par, tt, moves, fr)
+        if g < b:
+            upper = g
+            b = upper if guess >= 0 else (lower + upper + 1) // 2
+        else:
+            lower = g
+            b = lower + 1 if guess >= 0 else (lower + upper + 1) // 2
+    return lower
+
+
+@njit(cache=True)
+def solve_position(
+    hands: Any,
+    trick: Any,
+    n: int,
+    leader: int,
+    each_move: bool,
+    par: Any,
+    tt: Any,
+    moves: Any,
+    fr: Any,
+    out: Any,
+) -> int:
+    """The exact value of the position for the objective team (``trick[:n]`` is the current
+    trick, led by ``leader``). With ``each_move``, first value every move of the player to move
+    (the objective team must be that player's team): ``out[card]`` (and ``out[REVEAL]``) gets
+    the move's value, -1 for a move that is not legal; the best of them is returned.
+
+    (One entry point for both: numba compiles the search into every entry point.)"""
+    if not each_move:
+        return _exact(hands, trick, n, leader, -1, -1, par, tt, moves, fr)
+    for i in range(MOVES):
+        out[i] = -1
+    legal = root_options(hands, trick, n, leader, par)
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    if par[P_INDICATOR] >= 0:
+        live |= 1 << par[P_INDICATOR]
+    for i in range(n):
+        live |= 1 << trick[i]
+    guess = -1
+    best = -1
+    # the reveal, then the cards strongest first: each card of a run of equivalent cards
+    # copies the one above it
+    for mv in range(REVEAL, -1, -1):
+        if not legal >> mv & 1:
+            continue
+        if mv < REVEAL:
+            above = live & (255 << (mv & 24)) & ~((2 << mv) - 1)
+            if above:
+                nxt = _low_card(above)
+                if legal >> nxt & 1 and CARD_POINTS[nxt] == CARD_POINTS[mv]:
+                    out[mv] = out[nxt]
+                    continue
+        v = _exact(hands, trick, n, leader, mv, guess, par, tt, moves, fr)
+        out[mv] = v
+        guess = v
+        best = max(best, v)
+    return best
+
+
+# -- the Python side -----------------------------------------------------------------------------
+def _array(size: int) -> Any:
+    if _PURE_PYTHON:
+        return [0] * size
+    return np.zeros(size, dtype=np.int64)
+
+
+_TABLES: dict[int, Any] = {}
+_GENERATION = [0]
+
+
+def _shared_table(bits: int) -> Any:
+    """One transposition table per size for the whole process; search contexts keep apart by
+    their generation stamp, so nothing is ever cleared."""
+    table = _TABLES.get(bits)
+    if table is None:
+        table = _TABLES[bits] = _array((1 << bits) * ENTRY + 2 * LAST_SIZE)
+    return table
+
+
+def _next_generation(bits: int) -> int:
+    _GENERATION[0] += 1
+    if _GENERATION[0] >= 1 << 26:  # the stamp would overflow the key: clear and start again
+        _GENERATION[0] = 1
+        table = _shared_table(bits)
+        for i in range(len(table)):
+            table[i] = 0
+    return _GENERATION[0]
+
+
+_REVEAL_MODES = {
+    "on_request": REVEAL_ON_REQUEST,
+    "forced_on_void": REVEAL_FORCED,
+    "automatic": REVEAL_AUTOMATIC,
+}
+
+
+class Kernel:
+    """One search context: the parameters of a deal and work arrays. The transposition table
+    is shared by every context of the same size; each context has its own generation stamp.
+
+    A context's table entries stay valid while the deal (who holds which card), the trump,
+    the rules and the objective team stay the same: :meth:`configure` with a new signature
+    starts a new generation.
+    """
+
+    def __init__(self, tt_bits: int = TT_BITS) -> None:
+        self.tt_bits = tt_bits
+        self.tt: Any = _shared_table(tt_bits)
+        self.par: Any = _array(PARAMS_SIZE)
+        self.moves: Any = _array(STACK * MSTRIDE)
+        self.frames: Any = _array(STACK * NF)
+        self.hands: Any = _array(4)
+        self.trick: Any = _array(STACK)
+        self.out: Any = _array(MOVES)
+        self.signature: tuple[Any, ...] | None = None
+
+    def configure(
+        self,
+        signature: tuple[Any, ...],
+        *,
+        trump: int,
+        caller: int,
+        team: int,
+        bidder: int,
+        seventh: bool,
+        last_point: bool,
+        no_undertrump: bool,
+        trump_reveal: str,
+        must_trump: bool,
+        overtrump: bool,
+        bidder_leads_trump: bool,
+    ) -> None:
+        """Set the deal's parameters (``trump`` -1 and ``caller`` >= 0 for a Single Hand; the
+        rest mirror the rule options); a new ``signature`` starts a new table generation."""
+        if signature == self.signature:
+            return
+        self.signature = signature
+        par = self.par
+        par[P_TRUMP] = trump
+        par[P_NO_UNDERTRUMP] = int(no_undertrump)
+        par[P_CALLER] = caller
+        par[P_TEAM] = team
+        par[P_LAST_POINT] = int(last_point)
+        par[P_PLAYERS] = 3 if caller >= 0 else 4
+        par[P_GEN] = _next_generation(self.tt_bits)
+        par[P_TT_MASK] = (1 << (self.tt_bits - 1)) - 1
+        par[P_LAST_BASE] = (1 << self.tt_bits) * ENTRY
+        par[P_BIDDER] = bidder
+        par[P_SEVENTH] = int(seventh)
+        par[P_REVEAL] = _REVEAL_MODES[trump_reveal]
+        par[P_MUST_TRUMP] = int(must_trump)
+        par[P_OVERTRUMP] = int(overtrump)
+        par[P_BIDDER_LEADS] = int(bidder_leads_trump)
+        sits_out = (caller + 2) & 3 if caller >= 0 else -1
+        for leader in range(4):
+            seat = leader
+            for i in range(4):
+                par[P_SEATS + 4 * leader + i] = seat
+                seat = (seat + 1) & 3
+                if seat == sits_out:
+                    seat = (seat + 1) & 3
+
+    def _load(self, position: Position) -> None:
+        hands, trick, _leader, shown, indicator, must, trump_led = position
+        for s in range(4):
+            self.hands[s] = hands[s]
+        for i, c in enumerate(trick):
+            self.trick[i] = c
+        self.par[P_SHOWN] = int(shown)
+        self.par[P_INDICATOR] = indicator
+        self.par[P_MUST] = must
+        self.par[P_TRUMP_LED] = int(trump_led)
+
+    def values(self, position: Position) -> dict[int, int]:
+        """{move: value} for every legal move of the player to move (a card 0..31, or REVEAL);
+        the objective team must be the mover's team."""
+        self._load(position)
+        solve_position(
+            self.hands,
+            self.trick,
+            len(position[1]),
+            position[2],
+            True,
+            self.par,
+            self.tt,
+            self.moves,
+            self.frames,
+            self.out,
+        )
+        return {mv: int(self.out[mv]) for mv in range(MOVES) if self.out[mv] >= 0}
+
+    def value(self, position: Position) -> int:
+        """The exact value of the position for the objective team."""
+        self._load(position)
+        return int(
+            solve_position(
+                self.hands,
+                self.trick,
+                len(position[1]),
+                position[2],
+                False,
+                self.par,
+                self.tt,
+                self.moves,
+                self.frames,
+                self.out,
+            )
+        )
+
+    def moves_mask(self, position: Position) -> int:
+        """The kernel's own legal moves at the position: cards, and bit REVEAL."""
+        self._load(position)
+        return int(root_options(self.hands, self.trick, len(position[1]), position[2], self.par))
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by this context so far."""
+        return int(self.par[P_NODES])
+
+
+#: (hands of seats 0-3, cards of the current trick in order, its leader, trump shown,
+#: face-down card or -1, seat that must trump or -1, trump suit led)
+Position = tuple[tuple[int, ...], tuple[int, ...], int, bool, int, int, bool]
+
+_TWIN: ModuleType | None = None
+
+
+def load_twin() -> ModuleType:
+    """This module again, run as plain Python (``njit`` is the identity there)."""
+    global _TWIN
+    if _PURE_PYTHON:
+        return sys.modules[__name__]
+    if _TWIN is None:
+        name = __name__ + "_pure"
+        spec = importlib.util.spec_from_file_location(name, __file__)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        module.__dict__["_PURE_PYTHON"] = True
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        _TWIN = module
+    return _TWIN
