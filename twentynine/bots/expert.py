@@ -27,11 +27,15 @@ MIN_WORLDS = 2
 class ExpertBot(IntermediateBot):
     name = "expert"
 
-    def __init__(self, seed: int | None = None, budget_ms: int = DEFAULT_BUDGET_MS) -> None:
+    def __init__(
+        self, seed: int | None = None, budget_ms: int = DEFAULT_BUDGET_MS, worlds: int = 0
+    ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
         #: the time this bot may think about one decision (the Bhoos server may lower it)
         self.budget_ms = budget_ms
+        #: solve exactly this many sampled deals, whatever the time (repeatable, for tests)
+        self.fixed_worlds = worlds
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -55,8 +59,11 @@ class ExpertBot(IntermediateBot):
         wins: dict[Action, float] = {}
         points: dict[Action, float] = {}
         worlds = 0
-        while worlds < MAX_WORLDS and (
-            worlds < MIN_WORLDS or time.perf_counter() < deadline
+        fixed = self.fixed_worlds
+        while (
+            (worlds < fixed)
+            if fixed
+            else worlds < MAX_WORLDS and (worlds < MIN_WORLDS or time.perf_counter() < deadline)
         ):
             try:
                 world = sample_world(view, self.rng, knowledge)
@@ -67,7 +74,7 @@ class ExpertBot(IntermediateBot):
             for action, value in values.items():
                 wins[action] = wins.get(action, 0.0) + self._makes(world, view, value)
                 points[action] = points.get(action, 0.0) + value
-            if time.perf_counter() > deadline and worlds >= MIN_WORLDS:
+            if not fixed and time.perf_counter() > deadline and worlds >= MIN_WORLDS:
                 break
         if not worlds:
             return None
