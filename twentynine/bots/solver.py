@@ -27,6 +27,7 @@ twin in plain Python) or ``"engine"`` (the engine-based search alone).
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -108,7 +109,8 @@ class _Context:
 
 class Solver:
     """A reusable solver. Its transposition tables stay valid while the deal and the rules stay
-    the same (one set for each team), so the positions of one deal in turn share them."""
+    the same (one set for each team), so the positions of one deal in turn share them. One
+    Solver serves one thread at a time (the module's ``solve`` keeps one for each thread)."""
 
     def __init__(self, method: Method = "auto", tt_bits: int = solver_kernel.TT_BITS) -> None:
         self.method = resolve_method(method)
@@ -282,14 +284,17 @@ def _points_out(st: RoundState) -> int:
 
 
 # -- module-level conveniences -------------------------------------------------------------------
-_SOLVERS: dict[str, Solver] = {}
+_LOCAL = threading.local()  # one solver per thread and method: a Solver is not thread-safe
 
 
 def _solver(method: Method) -> Solver:
     m = resolve_method(method)
-    solver = _SOLVERS.get(m)
+    solvers: dict[str, Solver] | None = getattr(_LOCAL, "solvers", None)
+    if solvers is None:
+        solvers = _LOCAL.solvers = {}
+    solver = solvers.get(m)
     if solver is None:
-        solver = _SOLVERS[m] = Solver(m)
+        solver = solvers[m] = Solver(m)
     return solver
 
 

@@ -296,7 +296,7 @@ def _least_points(hand: int) -> int:
     return 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _canonical_card(card: int, live: int) -> int:
     """Where ``card`` (one of ``live``) goes in the canonical form of ``live``, or -1."""
     if card < 0:
@@ -308,7 +308,7 @@ def _canonical_card(card: int, live: int) -> int:
     return int(shift + lo + BYTE_COUNT[below])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _position_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -> tuple[int, int]:
     """The table key of a trick's start (trump shown), two words.
 
@@ -333,7 +333,7 @@ def _position_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -
     return (gen << _GEN_SHIFT) | (leader << 32) | k1, k2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _sure_points(
     h0: int,
     h1: int,
