@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Response
+from fastapi import APIRouter, Depends, HTTPException, Path, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
@@ -24,6 +24,9 @@ async def friend_user(user: CurrentUser) -> User:
 
 
 FriendUser = Annotated[User, Depends(friend_user)]
+#: user ids are positive INTEGER columns (32 bits in PostgreSQL): a larger number is no id at
+#: all (and would make the database driver fail, a 500, instead of a 422)
+UserId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 
 
 def friend_out(user: User) -> FriendOut:
@@ -63,7 +66,7 @@ async def request_friend(
 
 
 @router.post("/requests/{user_id}/accept")
-async def accept_request(user_id: int, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def accept_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
     """Accept the request ``user_id`` sent you."""
     try:
         other = await service.accept(db, user, user_id)
@@ -73,7 +76,7 @@ async def accept_request(user_id: int, user: FriendUser, db: SessionDep) -> Frie
 
 
 @router.post("/requests/{user_id}/decline")
-async def decline_request(user_id: int, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def decline_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
     """Turn down the request ``user_id`` sent you."""
     try:
         other = await service.decline(db, user, user_id)
@@ -83,7 +86,7 @@ async def decline_request(user_id: int, user: FriendUser, db: SessionDep) -> Fri
 
 
 @router.delete("/requests/{user_id}")
-async def cancel_request(user_id: int, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def cancel_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
     """Withdraw the request you sent ``user_id``."""
     try:
         other = await service.cancel(db, user, user_id)
@@ -93,7 +96,7 @@ async def cancel_request(user_id: int, user: FriendUser, db: SessionDep) -> Frie
 
 
 @router.delete("/{user_id}")
-async def remove_friend(user_id: int, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def remove_friend(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
     """Stop being friends with ``user_id``."""
     try:
         other = await service.remove(db, user, user_id)

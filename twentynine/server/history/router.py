@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Path, Query
 from sqlalchemy import select
 
 from ..deps import CurrentUser, SessionDep
@@ -12,6 +12,11 @@ from ..friends.service import are_friends
 from .models import DealHistory, DealPlayer
 
 router = APIRouter()
+
+#: ids are positive INTEGER columns (32 bits in PostgreSQL): a larger number is no id at all
+#: (and would make the database driver fail, a 500, instead of a 422)
+MAX_ID = 2**31 - 1
+Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
 def deal_summary(deal: DealHistory, seat: int) -> dict[str, Any]:
@@ -51,13 +56,13 @@ async def my_deals(
     user: CurrentUser,
     db: SessionDep,
     limit: int = Query(50, ge=1, le=500),
-    offset: int = Query(0, ge=0),
+    offset: int = Query(0, ge=0, le=MAX_ID),
 ) -> list[dict[str, Any]]:
     return [deal_summary(d, s) for d, s in await _my_deals(db, user.id, limit, offset)]
 
 
 @router.get("/api/history/deals/{deal_id}")
-async def deal_record(deal_id: int, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
+async def deal_record(deal_id: Id, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
     """The deal record (``twentynine-deal/1``) of a finished deal the user played in."""
     deal = await db.get(DealHistory, deal_id)
     played = await db.scalar(
@@ -133,7 +138,7 @@ async def my_stats(user: CurrentUser, db: SessionDep) -> dict[str, int]:
 
 
 @router.get("/api/stats/{user_id}")
-async def friend_stats(user_id: int, user: CurrentUser, db: SessionDep) -> dict[str, int]:
+async def friend_stats(user_id: Id, user: CurrentUser, db: SessionDep) -> dict[str, int]:
     if user_id != user.id and not await are_friends(db, user.id, user_id):
         raise HTTPException(status_code=404, detail="stats are shown to friends only")
     return await stats_for(db, user_id)

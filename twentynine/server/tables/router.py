@@ -36,7 +36,10 @@ def _http(e: service.AccessError | TableError) -> HTTPException:
 async def _table(
     request: Request, db: Any, table_id: str, user: User | None, code: str | None = None
 ) -> tuple[GameTable, TableRuntime]:
-    row = await db.get(GameTable, table_id)
+    # no id holds a NUL (PostgreSQL cannot even compare one); invite codes are ASCII (and
+    # compare_digest refuses anything else with a TypeError)
+    row = await db.get(GameTable, table_id) if "\x00" not in table_id else None
+    code = code if code is None or code.isascii() else ""
     if row is None or not await service.can_view(db, row, user, code):
         raise HTTPException(status_code=404, detail="no such table")
     runtime = await manager(request).get(table_id)

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 
 from ...engine.errors import EngineError, NotationError
 from ..deps import user_from_token
@@ -44,8 +44,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     async with app.state.sessionmaker() as db:
         user = await user_from_token(db, ws.cookies.get(SESSION_COOKIE))
-        row = await db.get(GameTable, table_id)
+        # no id holds a NUL (PostgreSQL cannot even compare one); codes are ASCII
+        row = await db.get(GameTable, table_id) if "\x00" not in table_id else None
         code = ws.query_params.get("code")
+        code = code if code is None or code.isascii() else ""
         allowed = row is not None and await service.can_view(db, row, user, code)
     if user is None:
         await _refuse(ws, 4401, "sign in first")
@@ -59,8 +61,7 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         return
     await ws.accept()
     conn = Connection(user.id, user.first_name, runtime.seat_of(user.id), ws.send_json)
-    last = ws.query_params.get("last_version")
-    first = await runtime.connect(conn, int(last) if last and last.isdigit() else None)
+    first = await runtime.connect(conn, _last_version(ws.query_params.get("last_version")))
     first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
     await ws.send_json(first)
     writer = asyncio.create_task(_writer(ws, conn))
@@ -91,6 +92,14 @@ async def _unless_stopped(runtime: TableRuntime, command: Callable[[], Awaitable
     task.result()
 
 
+def _last_version(text: str | None) -> int | None:
+    """The ``last_version`` query parameter: a plain number, else none (a fresh snapshot).
+    ``str.isdigit`` alone lets "²" and 5000-digit numbers through to ``int``, which fails."""
+    if text and text.isascii() and text.isdigit() and len(text) <= 18:
+        return int(text)
+    return None
+
+
 async def _refuse(ws: WebSocket, code: int, reason: str) -> None:
     """Close with ``code`` (docs/protocol.md). A close before the handshake would reach the
     client as a bare HTTP 403, so the socket is accepted first; nothing is sent on it."""
@@ -116,7 +125,7 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
 
 async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit: int) -> None:
     while True:
-        text = await ws.receive_text()
+        text = await _receive(ws)
         now = time.monotonic()
         while conn.last_messages and now - conn.last_messages[0] > 10:
             conn.last_messages.popleft()
@@ -124,12 +133,16 @@ async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit:
             _error(runtime, conn, "rate_limited", f"at most {limit} messages in 10 seconds")
             continue
         conn.last_messages.append(now)
+        if text is None:
+            _error(runtime, conn, "malformed", "messages are JSON in text frames, not binary")
+            continue
         if len(text) > MAX_MESSAGE:
             _error(runtime, conn, "too_large", f"messages are at most {MAX_MESSAGE} characters")
             continue
         try:
             message = MESSAGE.validate_python(json.loads(text))
-        except (json.JSONDecodeError, ValidationError) as e:
+        # not JSON (or nested too deep), or not a message (pydantic's ValidationError)
+        except (ValueError, RecursionError) as e:
             _error(runtime, conn, "malformed", _short(e))
             continue
         try:
@@ -142,10 +155,21 @@ async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit:
             _error(runtime, conn, getattr(e, "reason", "illegal"), str(e))
 
 
+async def _receive(ws: WebSocket) -> str | None:
+    """The next frame's text; None for a binary frame (``receive_text`` fails on one)."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
 async def _handle(runtime: TableRuntime, conn: Connection, message: Any) -> None:
     if isinstance(message, Act):
         await runtime.act(conn, message.model_dump(exclude_none=True))
     elif isinstance(message, Chat):
+        if "\x00" in message.text:  # no database text column holds a NUL (PostgreSQL fails)
+            raise TableError("malformed", "chat lines cannot hold NUL characters")
         await runtime.chat(conn, message.text)
     elif isinstance(message, Toggle):
         await runtime.toggle(conn, message.seat)

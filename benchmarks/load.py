@@ -1,0 +1,862 @@
+"""Table-socket load: N tables × 4 WebSocket players at a set pace, against a real server.
+
+Starts ``twentynine serve`` as its own process (a fresh SQLite database in a temporary folder,
+development mode for the sign-in outbox, a free loopback port) unless ``--url`` is given. For
+each table, four accounts sign in through the real email-code flow (``/dev/outbox``), one opens a
+public table and three join it (no bots: the clients play every move). Then every table's four
+sockets connect, and a pacer lets the tables act at R actions per second in total: whenever a
+seat may act (and all four seats have the table's latest state) it sends the first legal action
+of its view. Measured:
+
+- actions/s achieved: actions sent in the measured window whose resulting state reached all four
+  seats (within 10 s; later ones count as timeouts), over the window's length;
+- latency: from sending an action to the moment all four seats of the table have the state it
+  produced (p50/p95/p99 ms), for every action sent in the window;
+- errors: error messages, disconnects and timeouts;
+- memory: the server's RSS (``/proc/PID/status``) before the sockets connect and with all of them
+  connected and idle, per connection;
+- the FLOOR: a bare WebSocket broadcast server (``websockets``, same process shape: one process,
+  N groups of 4, the actor's message answered by a state of the same size to its 4 clients)
+  driven by the same clients and pacer; printed as our p99 divided by the floor's.
+
+Everything stays on the loopback interface (sign-in requests are spread over loopback source
+addresses 127.x.y.z because the server allows 30 sign-ins an hour per client address); every loop
+is bounded in count and time.
+
+    uv run python benchmarks/load.py [--tables N] [--rate R] [--seconds S] [--json] [--url URL]
+        [--pid PID] [--no-floor] [--no-compression] [--profile cpu|memory] [--next-deal S]
+
+``--profile cpu`` runs the same app under cProfile (``--profile memory``: tracemalloc snapshots
+before and after the sockets connect) in a wrapper process instead of ``twentynine serve`` and
+prints where the time (or the memory) goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import json
+import os
+import platform
+import random
+import re
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+CODE = re.compile(r"code is (\d{6})")
+SIGNINS_PER_ADDRESS = 25  # the server allows 30 an hour per client address
+ACTION_TIMEOUT = 10.0  # an action whose state has not reached all four seats by then
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+# -- the server process -------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def raise_open_files(wanted: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard == resource.RLIM_INFINITY else min(max(soft, wanted), hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return int(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+class Process:
+    """A child process on a loopback port, stopped (SIGTERM, then SIGKILL) on exit."""
+
+    def __init__(self, argv: list[str], port: int, env: dict[str, str], log: Path) -> None:
+        self.port = port
+        self.log = log
+        self.proc = subprocess.Popen(
+            argv, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT, cwd=Path.cwd()
+        )
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    async def wait_ready(self, path: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        async with httpx.AsyncClient(timeout=2) as c:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"the process exited; see {self.log}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await c.get(f"http://127.0.0.1:{self.port}{path}")).status_code == 200:
+                        return
+                await asyncio.sleep(0.2)
+        raise RuntimeError(f"the process did not start in {timeout} s; see {self.log}")
+
+    def signal(self, sig: int) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def start_server(data_dir: Path, port: int, next_deal: float, profile: str) -> Process:
+    env = {
+        **os.environ,
+        "TWENTYNINE_SECRET_KEY": uuid.uuid4().hex,
+        "TWENTYNINE_NEXT_DEAL_SECONDS": str(next_deal),
+        "TWENTYNINE_DATABASE_URL": "",
+        "TWENTYNINE_REDIS_URL": "",
+    }
+    if profile:
+        argv = [sys.executable, __file__, "--_profiled-server", profile]
+        argv += ["--port", str(port), "--_data-dir", str(data_dir)]
+    else:
+        argv = [sys.executable, "-m", "twentynine.cli", "serve", "--port", str(port)]
+        argv += ["--data-dir", str(data_dir), "--dev", "--log-level", "warning"]
+    return Process(argv, port, env, data_dir / "server.log")
+
+
+def profiled_server(kind: str, port: int, data_dir: Path) -> None:
+    """The app of ``twentynine serve --dev`` under cProfile or tracemalloc (``--profile``)."""
+    import cProfile
+    import pstats
+    import tracemalloc
+
+    import uvicorn
+
+    from twentynine.server.app import create_app
+    from twentynine.server.settings import load_settings
+
+    settings = load_settings(port=port, data_dir=data_dir, dev_mode=True)
+    app = create_app(settings)
+    out = data_dir / "profile"
+    out.mkdir(exist_ok=True)
+    if kind == "memory":
+        tracemalloc.start(12)
+        taken: list[tracemalloc.Snapshot] = []
+
+        def snap(_sig: int, _frame: Any) -> None:
+            taken.append(tracemalloc.take_snapshot())
+            if len(taken) >= 2:
+                diff = taken[-1].compare_to(taken[-2], "lineno")
+                (out / f"memory-{len(taken)}.txt").write_text(
+                    "\n".join(str(s) for s in diff[:40]) + "\n"
+                )
+                tb = taken[-1].compare_to(taken[-2], "traceback")
+                lines: list[str] = []
+                for s in tb[:12]:
+                    lines.append(str(s))
+                    lines += ["    " + x for x in s.traceback.format()[-12:]]
+                (out / f"memory-{len(taken)}-tracebacks.txt").write_text("\n".join(lines) + "\n")
+            (out / f"snapshot-{len(taken)}.done").write_text("")
+
+        signal.signal(signal.SIGUSR1, snap)
+        uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=65536, log_level="warning")
+        return
+    # uvicorn raises a captured SIGTERM again once it has shut down: make that a no-op so the
+    # profile below is written
+    signal.signal(signal.SIGTERM, lambda _sig, _frame: None)
+    prof = cProfile.Profile()
+    prof.enable()
+    try:
+        uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=65536, log_level="warning")
+    finally:
+        prof.disable()
+        prof.dump_stats(out / "cpu.prof")
+        with (out / "cpu.txt").open("w") as f:
+            stats = pstats.Stats(prof, stream=f)
+            stats.sort_stats("tottime").print_stats(45)
+            stats.sort_stats("cumulative").print_stats(60)
+
+
+# -- the floor: a bare broadcast server ---------------------------------------------------------
+def floor_server(port: int, pad: int, compression: bool) -> None:
+    """Groups of 4 sockets at ``/g/{group}/{seat}``; the seat whose turn it is sends
+    ``{"version": v}``; the server answers all four with a state of ``pad`` bytes."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    groups: dict[str, dict[str, Any]] = {}
+    filler = "x" * max(0, pad - 90)
+
+    def state(version: int, seat: int) -> str:
+        legal = '[{"act":"go"}]' if version % 4 == seat else "[]"
+        return (
+            f'{{"type":"state","version":{version},"view":{{"legal_json":{legal}}},'
+            f'"pad":"{filler}"}}'
+        )
+
+    async def handler(ws: ServerConnection) -> None:
+        assert ws.request is not None
+        _, _, group_id, seat_text = ws.request.path.split("/")
+        seat = int(seat_text)
+        group = groups.setdefault(group_id, {"version": 0, "socks": {}})
+        group["socks"][seat] = ws
+        await ws.send(state(group["version"], seat))
+        async for raw in ws:
+            message = json.loads(raw)
+            if message.get("version") != group["version"] or group["version"] % 4 != seat:
+                await ws.send('{"type":"error","reason":"stale"}')
+                continue
+            group["version"] += 1
+            v = group["version"]
+            for s, other in list(group["socks"].items()):
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await other.send(state(v, s))
+
+    async def main() -> None:
+        stop = asyncio.get_running_loop().create_future()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().add_signal_handler(sig, stop.set_result, None)
+        async with serve(
+            handler,
+            "127.0.0.1",
+            port,
+            compression="deflate" if compression else None,
+            max_size=65536,
+            process_request=_floor_health,
+        ):
+            await stop
+
+    asyncio.run(main())
+
+
+def _floor_health(connection: Any, request: Any) -> Any:
+    if request.path == "/healthz":
+        return connection.respond(200, "ok\n")
+    return None
+
+
+# -- accounts and tables over HTTP ------------------------------------------------------------
+class Accounts:
+    """Signs accounts in through the email-code flow; requests are spread over loopback source
+    addresses so the per-address sign-in limit is not reached."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.run = uuid.uuid4().hex[:8]
+        self.prefix = f"127.{random.randrange(1, 255)}"
+        self.transports: dict[str, httpx.AsyncHTTPTransport] = {}
+        self.count = 0
+        self.outbox_lock = asyncio.Lock()
+
+    def _transport(self, n: int) -> httpx.AsyncHTTPTransport:
+        k = n // SIGNINS_PER_ADDRESS
+        address = f"{self.prefix}.{k // 250}.{2 + k % 250}"
+        if address not in self.transports:
+            self.transports[address] = httpx.AsyncHTTPTransport(local_address=address)
+        return self.transports[address]
+
+    async def sign_in(self, name: str) -> httpx.AsyncClient:
+        n = self.count
+        self.count += 1
+        email = f"load-{self.run}-{n}@example.com"
+        c = httpx.AsyncClient(transport=self._transport(n), base_url=self.base_url, timeout=60)
+        r = await c.post("/api/auth/email", json={"email": email, "first_name": name})
+        r.raise_for_status()
+        code = None
+        for _ in range(50):
+            mails = (await c.get("/dev/outbox")).json()
+            code = next(
+                (
+                    CODE.search(m["body"])
+                    for m in mails
+                    if m["to"] == email and CODE.search(m["body"])
+                ),
+                None,
+            )
+            if code:
+                break
+            await asyncio.sleep(0.05)
+        if code is None:
+            raise RuntimeError(f"no sign-in mail for {email} (is the server in --dev mode?)")
+        r = await c.post("/api/auth/code", json={"email": email, "code": code.group(1)})
+        r.raise_for_status()
+        return c
+
+    async def post(self, c: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Any:
+        csrf = c.cookies.get("tn_csrf") or ""
+        r = await c.post(path, json=body, headers={"x-csrf-token": csrf})
+        if r.status_code >= 400:
+            raise RuntimeError(f"{path}: {r.status_code} {r.text}")
+        return r.json()
+
+    async def close(self) -> None:
+        for t in self.transports.values():
+            await t.aclose()
+
+
+async def make_table(accounts: Accounts, i: int) -> tuple[str, list[str]]:
+    """One account opens a public table, three join it; returns the table and four cookies."""
+    clients = [await accounts.sign_in(f"P{i}s{k}") for k in range(4)]
+    table = await accounts.post(
+        clients[0],
+        "/api/tables",
+        {"kind": "public", "name": f"load {i}", "seats": ["me", "open", "open", "open"]},
+    )
+    seats = [0]
+    for c in clients[1:]:
+        seats.append(int((await accounts.post(c, f"/api/tables/{table['id']}/join", {}))["seat"]))
+    cookies = [""] * 4
+    for c, s in zip(clients, seats, strict=True):
+        cookies[s] = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
+    return str(table["id"]), cookies
+
+
+async def bounded(items: list[Callable[[], Awaitable[Any]]], limit: int) -> list[Any]:
+    sem = asyncio.Semaphore(limit)
+
+    async def one(job: Callable[[], Awaitable[Any]]) -> Any:
+        async with sem:
+            return await job()
+
+    return list(await asyncio.gather(*(one(j) for j in items)))
+
+
+# -- the players --------------------------------------------------------------------------------
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    sent: int = 0
+    completed: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    disconnects: int = 0
+    timeouts: int = 0
+    missed_ticks: int = 0
+    state_bytes: int = 0
+    state_messages: int = 0
+    measuring: bool = False
+
+
+class Player:
+    def __init__(self, table: Table, seat: int) -> None:
+        self.table = table
+        self.seat = seat
+        self.ws: ClientConnection | None = None
+        self.version = -1
+        self.legal: list[dict[str, Any]] = []
+        self.reader: asyncio.Task[None] | None = None
+
+    async def connect(self, url: str, cookie: str, compression: bool) -> None:
+        headers = {"Cookie": cookie} if cookie else {}
+        self.ws = await connect(
+            url,
+            additional_headers=headers,
+            compression="deflate" if compression else None,
+            open_timeout=60,
+            max_size=1 << 20,
+        )
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        stats = self.table.stats
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                kind = message.get("type")
+                if kind == "state":
+                    if stats.measuring:
+                        stats.state_bytes += len(raw)
+                        stats.state_messages += 1
+                    view = message.get("view")
+                    self.version = int(message["version"])
+                    self.legal = list(view.get("legal_json") or []) if view else []
+                    self.table.on_state(self)
+                elif kind == "error":
+                    self.table.on_error(self, str(message.get("reason")))
+        except websockets.ConnectionClosed:
+            pass
+        if not self.table.closing:
+            stats.disconnects += 1
+
+
+class Table:
+    def __init__(self, key: str, stats: Stats, ready: deque[Table]) -> None:
+        self.key = key
+        self.stats = stats
+        self.ready = ready
+        self.players = [Player(self, s) for s in range(4)]
+        #: the action on its way: (the version it makes, sent at, seats reached, measured)
+        self.inflight: tuple[int, float, int, bool] | None = None
+        self.queued = False
+        self.closing = False
+
+    def on_state(self, player: Player) -> None:
+        if self.inflight is not None:
+            expected, sent_at, acks, measured = self.inflight
+            if player.version >= expected:
+                acks |= 1 << player.seat
+                if acks == 0b1111:
+                    self.inflight = None
+                    if measured:
+                        self.stats.latencies.append(time.perf_counter() - sent_at)
+                        self.stats.completed += 1
+                else:
+                    self.inflight = (expected, sent_at, acks, measured)
+        self.check_ready()
+
+    def on_error(self, player: Player, reason: str) -> None:
+        self.stats.errors[reason] += 1  # any error counts, in the measured window or not
+        if self.inflight is not None:
+            self.inflight = None
+        self.check_ready()
+
+    def check_ready(self) -> None:
+        if self.inflight is not None or self.queued or self.closing:
+            return
+        version = self.players[0].version
+        if any(p.version != version for p in self.players):
+            return
+        if any(p.legal for p in self.players):
+            self.queued = True
+            self.ready.append(self)
+
+    async def act(self) -> None:
+        self.queued = False
+        actor = next((p for p in self.players if p.legal), None)
+        if actor is None or actor.ws is None or self.inflight is not None:
+            return
+        version = actor.version
+        message = json.dumps({"type": "act", "version": version, **actor.legal[0]})
+        self.inflight = (version + 1, time.perf_counter(), 0, self.stats.measuring)
+        if self.stats.measuring:
+            self.stats.sent += 1
+        try:
+            await actor.ws.send(message)
+        except websockets.ConnectionClosed:
+            self.inflight = None
+
+    def expire(self, now: float) -> None:
+        if self.inflight is not None and now - self.inflight[1] > ACTION_TIMEOUT:
+            self.inflight = None
+            self.stats.timeouts += 1
+            self.check_ready()
+
+
+async def pace(ready: deque[Table], tables: list[Table], rate: float, seconds: float) -> None:
+    """Let ready tables act at ``rate`` actions/s in total for ``seconds``; ticks that find no
+    table ready are counted as missed (owed ticks are kept for at most 100 ms)."""
+    stats = tables[0].stats
+    start = time.perf_counter()
+    end = start + seconds
+    issued = 0
+    owed = 0.0
+    cap = max(1.0, rate * 0.1)
+    last = start
+    last_expire = start
+    while True:
+        now = time.perf_counter()
+        if now >= end:
+            break
+        owed += (now - last) * rate
+        last = now
+        if owed > cap:
+            stats.missed_ticks += int(owed - cap)
+            owed = cap
+        while owed >= 1 and ready:
+            owed -= 1
+            issued += 1
+            await ready.popleft().act()
+        if now - last_expire > 0.5:
+            last_expire = now
+            for t in tables:
+                t.expire(now)
+        await asyncio.sleep(min(0.005, 1 / rate))
+    del issued
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+@dataclass
+class RunResult:
+    seconds: float
+    stats: Stats
+    rss_before_kib: int | None
+    rss_idle_kib: int | None
+    rss_after_kib: int | None
+    connections: int
+    connect_seconds: float
+    server_cpu_seconds: float | None
+    client_cpu_seconds: float
+
+    def summary(self) -> dict[str, Any]:
+        s = self.stats
+        ms = [x * 1000 for x in s.latencies]
+        per_conn = None
+        if self.rss_before_kib is not None and self.rss_idle_kib is not None:
+            per_conn = round((self.rss_idle_kib - self.rss_before_kib) / self.connections, 2)
+        return {
+            "actions_per_s": round(s.completed / self.seconds, 1),
+            "sent_per_s": round(s.sent / self.seconds, 1),
+            "actions": s.completed,
+            "latency_ms": {
+                "p50": _round(percentile(ms, 50)),
+                "p95": _round(percentile(ms, 95)),
+                "p99": _round(percentile(ms, 99)),
+                "max": _round(max(ms) if ms else None),
+            },
+            "errors": {
+                "messages": dict(s.errors),
+                "disconnects": s.disconnects,
+                "timeouts": s.timeouts,
+            },
+            "missed_ticks": s.missed_ticks,
+            "state_message_bytes": round(s.state_bytes / s.state_messages)
+            if s.state_messages
+            else 0,
+            "connections": self.connections,
+            "connect_seconds": round(self.connect_seconds, 1),
+            "rss_kib": {
+                "before_sockets": self.rss_before_kib,
+                "sockets_idle": self.rss_idle_kib,
+                "after_run": self.rss_after_kib,
+            },
+            "kib_per_idle_connection": per_conn,
+            "server_cpu_percent": None
+            if self.server_cpu_seconds is None
+            else round(100 * self.server_cpu_seconds / self.seconds, 1),
+            "server_cpu_ms_per_action": None
+            if self.server_cpu_seconds is None or not s.completed
+            else round(1000 * self.server_cpu_seconds / s.completed, 2),
+            "client_cpu_percent": round(100 * self.client_cpu_seconds / self.seconds, 1),
+        }
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 2)
+
+
+def client_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+async def drive(
+    endpoints: list[list[tuple[str, str]]],
+    pid: int | None,
+    rate: float,
+    seconds: float,
+    compression: bool,
+    before_idle: Callable[[], Awaitable[None]] | None = None,
+    after_idle: Callable[[], Awaitable[None]] | None = None,
+) -> RunResult:
+    """Connect 4 sockets per table (``endpoints[table][seat]`` is its URL and cookie), measure
+    idle memory, then play at ``rate`` for ``seconds``."""
+    stats = Stats()
+    ready: deque[Table] = deque()
+    tables = [Table(str(i), stats, ready) for i in range(len(endpoints))]
+    rss_before = rss_kib(pid) if pid else None
+    if before_idle is not None:
+        await before_idle()
+    t0 = time.perf_counter()
+    jobs: list[Callable[[], Awaitable[Any]]] = [
+        functools.partial(p.connect, four[p.seat][0], four[p.seat][1], compression)
+        for table, four in zip(tables, endpoints, strict=True)
+        for p in table.players
+    ]
+    await bounded(jobs, 64)
+    connect_seconds = time.perf_counter() - t0
+    await asyncio.sleep(3)  # idle: every first message read, nothing moving
+    rss_idle = rss_kib(pid) if pid else None
+    if after_idle is not None:
+        await after_idle()
+    for t in tables:
+        t.check_ready()
+    cpu0 = cpu_seconds(pid) if pid else None
+    ccpu0 = client_cpu()
+    stats.measuring = True
+    started = time.perf_counter()
+    await pace(ready, tables, rate, seconds)
+    elapsed = time.perf_counter() - started
+    stats.measuring = False
+    server_cpu = cpu_seconds(pid) - cpu0 if pid and cpu0 is not None else None
+    ccpu = client_cpu() - ccpu0
+    deadline = time.monotonic() + ACTION_TIMEOUT
+    while any(t.inflight for t in tables) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    rss_after = rss_kib(pid) if pid else None
+    for t in tables:
+        t.closing = True
+    closers = [p.ws.close() for t in tables for p in t.players if p.ws is not None]
+    for chunk in range(0, len(closers), 256):
+        await asyncio.gather(*closers[chunk : chunk + 256], return_exceptions=True)
+    readers = [p.reader for t in tables for p in t.players if p.reader is not None]
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.gather(*readers, return_exceptions=True), 30)
+    return RunResult(
+        elapsed,
+        stats,
+        rss_before,
+        rss_idle,
+        rss_after,
+        4 * len(tables),
+        connect_seconds,
+        server_cpu,
+        ccpu,
+    )
+
+
+# -- the two runs -------------------------------------------------------------------------------
+async def run_ours(
+    args: argparse.Namespace, work: Path, log: Callable[[str], None]
+) -> dict[str, Any]:
+    server: Process | None = None
+    pid: int | None = args.pid
+    base = args.url.rstrip("/") if args.url else ""
+    out: dict[str, Any] = {}
+    try:
+        if not base:
+            port = free_port()
+            server = start_server(work, port, args.next_deal, args.profile or "")
+            base = f"http://127.0.0.1:{port}"
+            await server.wait_ready("/healthz")
+            pid = server.pid
+        log(f"server {base} (pid {pid}); signing in {4 * args.tables} accounts")
+        accounts = Accounts(base)
+        t0 = time.perf_counter()
+        made = await bounded(
+            [functools.partial(make_table, accounts, i) for i in range(args.tables)],
+            args.setup_concurrency,
+        )
+        await accounts.close()
+        out["setup_seconds"] = round(time.perf_counter() - t0, 1)
+        log(f"{args.tables} tables ready in {out['setup_seconds']} s; connecting sockets")
+        ws_base = base.replace("http://", "ws://", 1)
+        endpoints = [
+            [(f"{ws_base}/ws/tables/{table_id}", cookie) for cookie in cookies]
+            for table_id, cookies in made
+        ]
+        profile_dir = work / "profile"
+
+        async def snapshot(n: int) -> None:
+            if server is not None and args.profile == "memory":
+                server.signal(signal.SIGUSR1)
+                for _ in range(600):
+                    if (profile_dir / f"snapshot-{n}.done").exists():
+                        return
+                    await asyncio.sleep(0.1)
+
+        result = await drive(
+            endpoints,
+            pid,
+            args.rate,
+            args.seconds,
+            not args.no_compression,
+            lambda: snapshot(1),
+            lambda: snapshot(2),
+        )
+        out.update(result.summary())
+    except Exception:
+        if server is not None:
+            tail = server.log.read_text(errors="replace").splitlines()[-40:]
+            print("\n".join(["server log (last lines):", *tail]), file=sys.stderr)
+        raise
+    finally:
+        if server is not None:
+            server.stop()
+    if args.profile == "cpu" and (work / "profile" / "cpu.txt").exists():
+        out["profile"] = str(work / "profile" / "cpu.txt")
+    if args.profile == "memory" and (work / "profile" / "memory-2.txt").exists():
+        out["profile"] = str(work / "profile" / "memory-2.txt")
+    return out
+
+
+async def run_floor(
+    args: argparse.Namespace, work: Path, pad: int, log: Callable[[str], None]
+) -> dict[str, Any]:
+    port = free_port()
+    argv = [sys.executable, __file__, "--_floor-server", str(port), "--_pad", str(pad)]
+    if args.no_compression:
+        argv.append("--no-compression")
+    floor = Process(argv, port, dict(os.environ), work / "floor.log")
+    try:
+        await floor.wait_ready("/healthz")
+        log(f"floor server on port {port} (pid {floor.pid}), states of {pad} bytes")
+        endpoints = [
+            [(f"ws://127.0.0.1:{port}/g/{i}/{seat}", "") for seat in range(4)]
+            for i in range(args.tables)
+        ]
+        result = await drive(endpoints, floor.pid, args.rate, args.seconds, not args.no_compression)
+    finally:
+        floor.stop()
+    return result.summary()
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    def log(text: str) -> None:
+        if not args.json:
+            print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+    limit = raise_open_files(8 * 4 * args.tables + 1024)
+    result: dict[str, Any] = {
+        "tables": args.tables,
+        "connections": 4 * args.tables,
+        "target_rate": args.rate,
+        "seconds": args.seconds,
+        "compression": not args.no_compression,
+        "open_files_limit": limit,
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "load_average_before": round(os.getloadavg()[0], 2),
+    }
+    with tempfile.TemporaryDirectory(prefix="tn-load-") as tmp:
+        work = Path(args.keep or tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        result["ours"] = await run_ours(args, work, log)
+        if args.profile and "profile" in result["ours"]:
+            result["ours"]["profile_text"] = Path(result["ours"]["profile"]).read_text()
+        if not args.no_floor:
+            pad = int(result["ours"].get("state_message_bytes") or 3000)
+            result["floor"] = await run_floor(args, work, pad, log)
+            ours_p99 = result["ours"]["latency_ms"]["p99"]
+            floor_p99 = result["floor"]["latency_ms"]["p99"]
+            if ours_p99 is not None and floor_p99:
+                result["p99_vs_floor"] = round(ours_p99 / floor_p99, 2)
+    result["load_average_after"] = round(os.getloadavg()[0], 2)
+    ours = result["ours"]
+    errors = ours["errors"]
+    result["goal"] = {
+        "p99_within_2x_floor": result.get("p99_vs_floor") is not None
+        and result["p99_vs_floor"] <= 2,
+        "rate_reached": ours["actions_per_s"] >= 0.95 * args.rate,
+        "no_errors": not errors["messages"]
+        and not errors["disconnects"]
+        and not errors["timeouts"],
+        "memory_per_connection_ok": ours["kib_per_idle_connection"] is not None
+        and ours["kib_per_idle_connection"] <= 25,
+    }
+    return result
+
+
+def report(result: dict[str, Any]) -> None:
+    def line(name: str, r: dict[str, Any]) -> None:
+        lat = r["latency_ms"]
+        err = r["errors"]
+        print(f"{name}:")
+        print(
+            f"  actions/s {r['actions_per_s']} (sent {r['sent_per_s']}; {r['actions']} actions; "
+            f"{r['missed_ticks']} ticks found no table ready)"
+        )
+        print(
+            f"  latency to all 4 seats: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
+            f"p99 {lat['p99']} ms, max {lat['max']} ms"
+        )
+        print(
+            f"  errors: messages {err['messages'] or 0}, disconnects {err['disconnects']}, "
+            f"timeouts {err['timeouts']}"
+        )
+        rss = r["rss_kib"]
+        print(
+            f"  server RSS: {rss['before_sockets']} KiB before sockets, {rss['sockets_idle']} KiB "
+            f"with {r['connections']} idle sockets, {rss['after_run']} KiB after the run -> "
+            f"{r['kib_per_idle_connection']} KiB per idle connection"
+        )
+        print(
+            f"  CPU during the run: server {r['server_cpu_percent']}% of a core "
+            f"({r['server_cpu_ms_per_action']} ms per action), client "
+            f"{r['client_cpu_percent']}%; state messages {r['state_message_bytes']} bytes; "
+            f"{r['connections']} sockets connected in {r['connect_seconds']} s"
+        )
+
+    print(
+        f"{result['tables']} tables, {result['connections']} sockets, target "
+        f"{result['target_rate']} actions/s for {result['seconds']} s "
+        f"(compression {'on' if result['compression'] else 'off'}; "
+        f"{result['machine']['cpus']} CPUs, Python {result['machine']['python']}; "
+        f"load average {result['load_average_before']} before, "
+        f"{result['load_average_after']} after)"
+    )
+    if "setup_seconds" in result["ours"]:
+        print(f"setup (sign-in, tables): {result['ours']['setup_seconds']} s")
+    line("ours", result["ours"])
+    if "floor" in result:
+        line("floor (bare websockets broadcast)", result["floor"])
+        print(f"p99 ours / floor: {result.get('p99_vs_floor')}")
+    print(f"goal: {result['goal']}")
+    if "profile" in result["ours"]:
+        print(f"\nprofile ({result['ours']['profile']}):\n{result['ours']['profile_text']}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--tables", type=int, default=50)
+    p.add_argument("--rate", type=float, default=100.0, help="actions/s in total")
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--url", default="", help="a running server (development mode) instead")
+    p.add_argument("--pid", type=int, default=None, help="that server's process id, for RSS")
+    p.add_argument("--no-floor", action="store_true", help="skip the bare broadcast server")
+    p.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
+    p.add_argument("--profile", choices=("cpu", "memory"), default=None)
+    p.add_argument("--next-deal", type=float, default=0.5, help="the started server's pause")
+    p.add_argument("--setup-concurrency", type=int, default=8)
+    p.add_argument("--keep", default="", help="a folder for the server's data and log, kept")
+    p.add_argument("--_floor-server", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--_pad", type=int, default=3000, help=argparse.SUPPRESS)
+    p.add_argument("--_profiled-server", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--_data-dir", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args._floor_server is not None:
+        floor_server(args._floor_server, args._pad, not args.no_compression)
+        return
+    if args._profiled_server is not None:
+        profiled_server(args._profiled_server, args.port, Path(args._data_dir))
+        return
+    if args.tables < 1 or args.rate <= 0 or not 0 < args.seconds <= 3600:
+        p.error("--tables ≥ 1, --rate > 0 and 0 < --seconds ≤ 3600")
+    if args.url and args.profile:
+        p.error("--profile starts its own server; leave out --url")
+    result = asyncio.run(main_async(args))
+    if args.json:
+        result["ours"].pop("profile_text", None)
+        print(json.dumps(result))
+    else:
+        report(result)
+
+
+if __name__ == "__main__":
+    main()
