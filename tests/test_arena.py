@@ -24,6 +24,12 @@ def test_duplicate_arena_figures_add_up() -> None:
     assert lo <= data["a_deal_win_rate"] <= hi
 
 
+def test_one_deal_games_are_all_counted() -> None:
+    data = run_arena("beginner", "random", 15, 2, preset("bhoos")).to_json()
+    # bhoos: one deal is one game, so every decided deal decides a game
+    assert data["games_decided"] == data["deals_decided"] > 0
+
+
 def test_same_bots_same_seed_same_result() -> None:
     one = run_arena("random", "random", 20, 3, preset("pagat")).to_json()
     two = run_arena("random", "random", 20, 3, preset("pagat")).to_json()

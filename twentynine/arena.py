@@ -181,9 +181,8 @@ def run_arena(
         deck = uniform_deck(rng)
         dealer = i % 4
         for table in tables:
-            was_over = table.game is not None and table.game.over
-            game = table.play(list(deck), dealer)
-            _account(table, game, was_over)
+            game = table.play(list(deck), dealer)  # a finished game is followed by a new one
+            _account(table, game)
             result.invalid_deals += game.round.outcome == "invalid"
         if on_deal:
             on_deal(i + 1)
@@ -191,7 +190,7 @@ def run_arena(
     return result
 
 
-def _account(table: Table, game: GameState, was_over: bool) -> None:
+def _account(table: Table, game: GameState) -> None:
     rnd = game.round
     for team in (0, 1):
         table.sides[team].points += rnd.points[team]
@@ -205,7 +204,7 @@ def _account(table: Table, game: GameState, was_over: bool) -> None:
     bidders.score += delta
     winner = team if rnd.outcome == "won" else 1 - team
     table.sides[winner].deals_won += 1
-    if game.over and not was_over and game.winner is not None:
+    if game.over and game.winner is not None:  # this deal decided the game
         table.sides[game.winner].games_won += 1
 
 
