@@ -93,7 +93,7 @@ async def create(
     body: CreateTable, request: Request, user: CurrentUser, db: SessionDep
 ) -> dict[str, Any]:
     try:
-        row = await service.create_table(db, user, body)
+        row = await service.create_table(db, user, body, request.app.state.settings.bot_url_allow)
     except service.AccessError as e:
         raise _http(e) from None
     runtime = await manager(request).get(row.id)
@@ -177,7 +177,7 @@ async def quick_join(request: Request, user: MemberUser, db: SessionDep) -> dict
             return {"table": row.id, "seat": seat, "created": False}
     bot = f"bot:{STANDIN_LEVEL}"  # a level this server has
     body = CreateTable(kind="public", seats=["me", bot, bot, bot])
-    row = await service.create_table(db, user, body)
+    row = await service.create_table(db, user, body, request.app.state.settings.bot_url_allow)
     runtime = await manager(request).get(row.id)
     assert runtime is not None
     await runtime.submit(runtime.start_game)

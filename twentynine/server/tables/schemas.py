@@ -38,9 +38,12 @@ class CreateTable(BaseModel):
         for s in seats:
             if s in ("me", "open"):
                 continue
+            if s.startswith(("bot:http://", "bot:https://")) and len(s) <= 300:
+                continue  # an external Bhoos-protocol bot; the server checks the address
             if not s.startswith("bot:") or s[4:] not in LEVELS:
                 raise ValueError(
-                    f'a seat is "me", "open" or "bot:<level>" with a level of {", ".join(LEVELS)}'
+                    f'a seat is "me", "open", "bot:<url>" or "bot:<level>" with a level of '
+                    f'{", ".join(LEVELS)}'
                 )
         return seats
 

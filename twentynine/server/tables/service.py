@@ -44,10 +44,38 @@ async def seats_of(db: AsyncSession, table_id: str) -> list[TableSeat]:
     )
 
 
-async def create_table(db: AsyncSession, user: User, body: CreateTable) -> GameTable:
+def url_bot_allowed(url: str, allow: tuple[str, ...]) -> bool:
+    """May the server call a bot at ``url``? Only at hosts or networks the operator listed."""
+    import ipaddress
+    from urllib.parse import urlparse
+
+    host = (urlparse(url).hostname or "").lower()
+    if not host:
+        return False
+    for entry in allow:
+        entry = entry.strip().lower()
+        if host == entry:
+            return True
+        try:
+            if ipaddress.ip_address(host) in ipaddress.ip_network(entry, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+async def create_table(
+    db: AsyncSession, user: User, body: CreateTable, bot_url_allow: tuple[str, ...] = ()
+) -> GameTable:
     if user.is_guest and body.kind != "solo":
         raise AccessError(403, "guests may play solo against bots; sign in to open tables")
     spec = rules_spec(body.rules)
+    for s in body.seats:
+        if s.startswith("bot:http"):
+            if not url_bot_allowed(s[4:], bot_url_allow):
+                raise AccessError(403, f"the server may not call a bot at {s[4:]}")
+            if spec.preset != "bhoos" or spec.options:
+                raise AccessError(422, "external bots play the bhoos preset (no house options)")
     seats = body.seats
     if body.kind == "solo":
         seats = [
