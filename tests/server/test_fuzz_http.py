@@ -289,8 +289,10 @@ rules_bodies = st.one_of(
     ),
     any_json,
 )
+#: no "bot:expert": its solver's first use in a process loads compiled code for seconds (more on
+#: a cold cache), which would make this test's time depend on what ran before it
 seat_specs = st.sampled_from(
-    ["me", "open", "bot:random", "bot:beginner", "bot:intermediate", "bot:expert", "bot:", "Me"]
+    ["me", "open", "bot:random", "bot:beginner", "bot:intermediate", "bot:", "bot:x", "Me"]
 )
 
 
