@@ -176,7 +176,12 @@ async def start_live(settings: Settings) -> tuple[LiveServer, Any]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     config = uvicorn.Config(
-        application, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536
+        application,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

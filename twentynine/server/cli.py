@@ -68,13 +68,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
             port=settings.port,
             workers=args.workers,
             ws_max_size=65536,
+            ws_per_message_deflate=False,
             log_level=args.log_level,
         )
         return 0
     app = create_app(settings)
     print(f"TwentyNine is serving on {settings.public_url}")
     uvicorn.run(
-        app, host=settings.host, port=settings.port, ws_max_size=65536, log_level=args.log_level
+        app,
+        host=settings.host,
+        port=settings.port,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        log_level=args.log_level,
     )
     return 0
 

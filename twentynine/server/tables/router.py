@@ -42,6 +42,8 @@ async def _table(
     code = code if code is None or code.isascii() else ""
     if row is None or not await service.can_view(db, row, user, code):
         raise HTTPException(status_code=404, detail="no such table")
+    # give the database connection back before waiting on the table, whose own writes need one
+    await db.commit()
     runtime = await manager(request).get(table_id)
     if runtime is None:
         raise HTTPException(status_code=404, detail="no such table")

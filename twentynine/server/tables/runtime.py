@@ -173,6 +173,8 @@ class TableRuntime:
         self.worker: asyncio.Task[None] | None = None
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.bots: dict[int, Bot] = {}
+        #: the newest version whose events this process's connections were sent
+        self.sent = version
         if state:
             self._restore(state)
 
@@ -267,6 +269,7 @@ class TableRuntime:
             self._seat_rows() if seats_changed else None,
         )
         self.version = new_version
+        self.sent = new_version
         self.recent.append((new_version, events))
         self._broadcast(events)
         await self.fanout.publish(
@@ -305,13 +308,30 @@ class TableRuntime:
                     self.push(c, message["payload"])
                 return
             version = int(message.get("version", 0))
-            if version <= self.version:
-                return
-            await self.reload()
+            if version <= self.sent:
+                return  # this process told its connections of that version already
+            if version > self.version:
+                await self.reload()
             events = list(message.get("events", []))
-            self.recent.append((self.version, events))
+            self.recent.append((version, events))
+            self.sent = version
             self._broadcast(events)
             self._schedule_bots()
+            game = self.game
+            if (  # another process ended the deal: the table's leader deals the next one
+                self.leader
+                and game is not None
+                and game.round.is_over
+                and self.status == "playing"
+                and "next-deal" not in self.timers
+            ):
+                self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
+            if self.leader and self.status == "playing":  # someone left on another process
+                for i, seat in enumerate(self.seats):
+                    key = f"takeover-{i}"
+                    if seat.takeover_at and not seat.standin and key not in self.timers:
+                        wait = max(0.0, seat.takeover_at - time.time())
+                        self._start_timer(key, wait, self._takeover(i))
 
         await self.submit(command)
 
@@ -507,7 +527,8 @@ class TableRuntime:
                 seat.takeover_at = time.time() + wait
                 if self.leader:
                     self._start_timer(f"takeover-{conn.seat}", wait, self._takeover(conn.seat))
-                self._broadcast([{"type": "seat_away", "seat": conn.seat, "seconds": wait}])
+                # stored, so that whichever process leads the table runs the takeover
+                await self._commit([{"type": "seat_away", "seat": conn.seat, "seconds": wait}])
 
         await self.submit(command)
         await self._close(conn)

@@ -43,7 +43,7 @@ class CreateTable(BaseModel):
             if not s.startswith("bot:") or s[4:] not in LEVELS:
                 raise ValueError(
                     f'a seat is "me", "open", "bot:<url>" or "bot:<level>" with a level of '
-                    f'{", ".join(LEVELS)}'
+                    f"{', '.join(LEVELS)}"
                 )
         return seats
 

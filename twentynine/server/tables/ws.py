@@ -178,7 +178,12 @@ async def _handle(runtime: TableRuntime, conn: Connection, message: Any) -> None
     elif isinstance(message, Pause):
         await runtime.pause(conn.user_id, message.type == "pause")
     elif isinstance(message, Hello):
-        runtime.push(conn, runtime.catch_up(conn, message.last_version))
+        last = message.last_version
+
+        async def hello() -> None:  # in the table's order: never a state not yet stored
+            runtime.push(conn, runtime.catch_up(conn, last))
+
+        await runtime.submit(hello)
     elif isinstance(message, Ping):
         runtime.push(conn, {"type": "pong", "version": runtime.version})
 
