@@ -36,7 +36,6 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import httpx
-import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from hypothesis import HealthCheck, Phase, given, seed, settings
@@ -686,19 +685,7 @@ class KnownBug:
     applies: Callable[[Request, bool], bool]  # (the request, the database is PostgreSQL)
 
 
-KNOWN_BUGS = [
-    KnownBug(
-        "a 422 cannot be written when it echoes input JSON cannot carry (not UTF-8, lone "
-        "surrogates, NaN): FastAPI's default validation error handler puts the input in the "
-        "response (app.py); test_known_bug_422_echoes_input_json_cannot_carry",
-        lambda req, pg: unwritable(req),
-    ),
-    KnownBug(
-        "PostgreSQL stores no NUL character: a text field holding one fails (the request "
-        "schemas); test_known_bug_nul_in_a_stored_text",
-        lambda req, pg: pg and has_nul(req),
-    ),
-]
+KNOWN_BUGS: list[KnownBug] = []
 
 
 # -- running and checking -----------------------------------------------------------------------
@@ -1083,8 +1070,7 @@ def raw_client(app: FastAPI, signed_in: Client) -> Client:
     return Client(transport=transport, base_url="http://127.0.0.1:8000", cookies=signed_in.cookies)
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[0].name)
-async def test_known_bug_422_echoes_input_json_cannot_carry(app: FastAPI) -> None:
+async def test_a_422_never_echoes_input_json_cannot_carry(app: FastAPI) -> None:
     client = raw_client(app, await sign_in(app, "ann@example.com", "Ann"))
     json_body = {"content-type": "application/json"}
     r = await client.patch("/api/me", content=b'{"first_name": "\\ud800"}', headers=json_body)
@@ -1095,10 +1081,12 @@ async def test_known_bug_422_echoes_input_json_cannot_carry(app: FastAPI) -> Non
     assert r.status_code == 422, r.text
 
 
-@pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[1].name)
-async def test_known_bug_nul_in_a_stored_text(app: FastAPI) -> None:
-    if app.state.engine.url.get_backend_name() == "sqlite":
-        pytest.skip("SQLite stores NULs")
+async def test_a_nul_in_a_stored_text_is_refused(app: FastAPI) -> None:
+    """PostgreSQL cannot store a NUL: every database refuses it up front, and nothing changes."""
     client = raw_client(app, await sign_in(app, "ann@example.com", "Ann"))
     r = await client.patch("/api/me", json={"first_name": "a\x00b"})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"][0]["loc"] == ["body", "first_name"]
+    assert (await client.get("/api/me")).json()["first_name"] == "Ann"
+    r = await client.post("/api/tables", json={"name": "x\x00"})
     assert r.status_code == 422, r.text

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from sqlalchemy import text
 from starlette.middleware.sessions import SessionMiddleware
 
@@ -25,6 +26,7 @@ from .tables.manager import TableManager
 from .tables.router import router as tables_router
 from .tables.store import TableStore
 from .tables.ws import router as tables_ws
+from .validation import validation_error
 
 log = logging.getLogger("twentynine.server")
 
@@ -61,6 +63,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.state.guest_limiter = SlidingWindow(20, 3600)
     app.state.startup_hooks = []
     app.state.shutdown_hooks = []
+    app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(CSRFMiddleware)
     app.add_middleware(
         SessionMiddleware,

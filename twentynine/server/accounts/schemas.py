@@ -4,11 +4,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, EmailStr, Field
 
+from ..validation import Line
+
 
 class EmailRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     email: EmailStr
-    first_name: str | None = Field(default=None, min_length=1, max_length=60)
+    first_name: Line | None = Field(default=None, min_length=1, max_length=60)
 
 
 class CodeRequest(BaseModel):
@@ -19,12 +21,12 @@ class CodeRequest(BaseModel):
 
 class GuestRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    first_name: str | None = Field(default=None, min_length=1, max_length=60)
+    first_name: Line | None = Field(default=None, min_length=1, max_length=60)
 
 
 class ProfileUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    first_name: str | None = Field(default=None, min_length=1, max_length=60)
+    first_name: Line | None = Field(default=None, min_length=1, max_length=60)
     avatar: str | None = Field(default=None, max_length=40, pattern=r"^[a-z0-9_-]*$")
     card_deck: str | None = Field(default=None, max_length=40, pattern=r"^[a-z0-9_-]+$")
     table_theme: str | None = Field(default=None, max_length=40, pattern=r"^[a-z0-9_-]+$")

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ...bots import LEVELS
+from ..validation import Line, Text
 
 SeatSpec = Literal["me", "open"] | str  # "bot:<level>" too
 
@@ -22,10 +23,10 @@ class CreateTable(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     kind: Literal["public", "private", "solo"] = "public"
-    name: str = Field(default="", max_length=80)
+    name: Line = Field(default="", max_length=80)
     rules: RulesIn = Field(default_factory=RulesIn)
     #: what sits in each seat: "me" (exactly once), "open", or "bot:<level>"
-    seats: list[str] = Field(default_factory=lambda: ["me", "open", "open", "open"])
+    seats: list[Line] = Field(default_factory=lambda: ["me", "open", "open", "open"])
     takeover_seconds: int = Field(default=60, ge=1, le=600)
 
     @field_validator("seats")
@@ -57,10 +58,10 @@ class CreateHosted(BaseModel):
     #: the three friends, seated in random teams with the host
     players: list[int] | None = None
     rules: RulesIn = Field(default_factory=RulesIn)
-    conference_url: str = Field(default="", max_length=500)
+    conference_url: Line = Field(default="", max_length=500)
     spectators_see: Literal["host_hand", "none"] = "host_hand"
     takeover_seconds: int = Field(default=60, ge=1, le=600)
-    name: str = Field(default="", max_length=80)
+    name: Line = Field(default="", max_length=80)
 
     @field_validator("conference_url")
     @classmethod
@@ -78,7 +79,7 @@ class CreateHosted(BaseModel):
 
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    code: str | None = Field(default=None, max_length=16)
+    code: Line | None = Field(default=None, max_length=16)
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
@@ -102,7 +103,7 @@ class Act(BaseModel):
 class Chat(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["chat"]
-    text: str = Field(max_length=2000)
+    text: Text = Field(max_length=2000)
 
 
 class Toggle(BaseModel):
