@@ -425,14 +425,14 @@ def _sure_points(
 
 @njit(cache=True, inline="always")
 def _two_tricks_leaf(
-    h0: int,
-    h1: int,
-    h2: int,
-    h3: int,
     c0: int,
     c1: int,
     c2: int,
     c3: int,
+    r0: int,
+    r1: int,
+    r2: int,
+    r3: int,
     s0: int,
     s1: int,
     s2: int,
@@ -441,41 +441,45 @@ def _two_tricks_leaf(
     trump: int,
     team: int,
     caller: int,
-    last_point: int,
+    total: int,
 ) -> int:
     """The objective team's points from trick 7 (cards ``c0``... played by ``s0``...) and the
-    forced trick 8."""
-    played = (1 << c0) | (1 << c1) | (1 << c2)
+    forced trick 8 (each player's other card ``r0``...); ``total``: the points of both tricks
+    (the last-trick point included)."""
     w = c0
-    w_seat = s0
+    wi = 0
     if _beats(c1, w, trump):
         w = c1
-        w_seat = s1
+        wi = 1
     if _beats(c2, w, trump):
         w = c2
-        w_seat = s2
+        wi = 2
+    got = CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2]
     if nplay == 4:
-        played |= 1 << c3
+        got += CARD_POINTS[c3]
         if _beats(c3, w, trump):
-            w = c3
-            w_seat = s3
-    v = _mask_points(played) if (w_seat & 1) == team else 0
+            wi = 3
+    w_seat = s0 if wi == 0 else (s1 if wi == 1 else (s2 if wi == 2 else s3))
+    v = got if (w_seat & 1) == team else 0
     if caller >= 0 and w_seat != caller:
         return v
-    rest = (h0 | h1 | h2 | h3) & ~played
     # trick 8, led by the winner of trick 7: the highest trump wins, else the highest card of
     # the suit led (whatever the order the others play in)
-    lead8 = _low_card(_hand(h0, h1, h2, h3, w_seat) & ~played)
-    best = lead8
+    best = r0 if wi == 0 else (r1 if wi == 1 else (r2 if wi == 2 else r3))
     w8 = w_seat
-    for i in range(nplay):
-        s = s0 if i == 0 else (s1 if i == 1 else (s2 if i == 2 else s3))
-        c = _low_card(_hand(h0, h1, h2, h3, s) & ~played)
-        if c != lead8 and _beats(c, best, trump):
-            best = c
-            w8 = s
+    if wi != 0 and _beats(r0, best, trump):
+        best = r0
+        w8 = s0
+    if wi != 1 and _beats(r1, best, trump):
+        best = r1
+        w8 = s1
+    if wi != 2 and _beats(r2, best, trump):
+        best = r2
+        w8 = s2
+    if nplay == 4 and wi != 3 and _beats(r3, best, trump):
+        w8 = s3
     if (w8 & 1) == team:
-        v += _mask_points(rest) + last_point
+        v += total - got
     return v
 
 
@@ -485,36 +489,36 @@ def _better(v: int, best: int, maximising: bool) -> bool:
 
 
 @njit(cache=True)
-def _two_tricks(
-    h0: int,
-    h1: int,
-    h2: int,
-    h3: int,
-    leader: int,
-    alpha: int,
-    beta: int,
-    par: Any,
-) -> int:
-    """Fail-soft alpha-beta value of a trick's start with two cards in every hand: at most
-    2 x 2 x 2 x 2 ways to play trick 7, and trick 8 is forced."""
+def _two_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, par: Any) -> int:
+    """The exact value of a trick's start with two cards in every hand (trump shown): alpha-beta
+    over the at most 2 x 2 x 2 x 2 ways to play trick 7; trick 8 is forced."""
     nplay = par[P_PLAYERS]
     trump = par[P_TRUMP]
     nut = par[P_NO_UNDERTRUMP]
     team = par[P_TEAM]
     caller = par[P_CALLER]
-    last_point = par[P_LAST_POINT]
     s0 = par[P_SEATS + 4 * leader]
     s1 = par[P_SEATS + 4 * leader + 1]
     s2 = par[P_SEATS + 4 * leader + 2]
     s3 = par[P_SEATS + 4 * leader + 3]
+    g0 = _hand(h0, h1, h2, h3, s0)
+    g1 = _hand(h0, h1, h2, h3, s1)
+    g2 = _hand(h0, h1, h2, h3, s2)
+    g3 = _hand(h0, h1, h2, h3, s3) if nplay == 4 else 0
+    total = _mask_points(g0 | g1 | g2 | g3) + par[P_LAST_POINT]
+    # each hand's two cards add up to x0...: the other card of c is x - c
+    x0 = _low_card(g0) + _low_card(g0 & (g0 - 1))
+    x1 = _low_card(g1) + _low_card(g1 & (g1 - 1))
+    x2 = _low_card(g2) + _low_card(g2 & (g2 - 1))
+    x3 = _low_card(g3) + _low_card(g3 & (g3 - 1)) if nplay == 4 else 0
     max0 = (s0 & 1) == team
     max1 = (s1 & 1) == team
     max2 = (s2 & 1) == team
     max3 = (s3 & 1) == team
-    a0 = alpha
-    b0 = beta
+    a0 = -1
+    b0 = 1000
     best0 = -1 if max0 else 1000
-    m0 = _hand(h0, h1, h2, h3, s0)
+    m0 = g0
     while m0 and a0 < b0:
         c0 = _low_card(m0)
         m0 &= m0 - 1
@@ -523,7 +527,7 @@ def _two_tricks(
         a1 = a0
         b1 = b0
         best1 = -1 if max1 else 1000
-        m1 = _legal(_hand(h0, h1, h2, h3, s1), 1, lead, top0, trump, nut)
+        m1 = _legal(g1, 1, lead, top0, trump, nut)
         while m1 and a1 < b1:
             c1 = _low_card(m1)
             m1 &= m1 - 1
@@ -531,25 +535,25 @@ def _two_tricks(
             a2 = a1
             b2 = b1
             best2 = -1 if max2 else 1000
-            m2 = _legal(_hand(h0, h1, h2, h3, s2), 2, lead, top1, trump, nut)
+            m2 = _legal(g2, 2, lead, top1, trump, nut)
             while m2 and a2 < b2:
                 c2 = _low_card(m2)
                 m2 &= m2 - 1
                 if nplay == 3:
                     v = _two_tricks_leaf(
-                        h0, h1, h2, h3, c0, c1, c2, c2, s0, s1, s2, s3, nplay, trump, team,
-                        caller, last_point,
+                        c0, c1, c2, c2, x0 - c0, x1 - c1, x2 - c2, 0, s0, s1, s2, s3, nplay,
+                        trump, team, caller, total,
                     )  # fmt: skip
                 else:
                     top2 = c2 if c2 >> 3 == trump and c2 > top1 else top1
                     v = -1 if max3 else 1000
-                    m3 = _legal(_hand(h0, h1, h2, h3, s3), 3, lead, top2, trump, nut)
+                    m3 = _legal(g3, 3, lead, top2, trump, nut)
                     while m3:
                         c3 = _low_card(m3)
                         m3 &= m3 - 1
                         x = _two_tricks_leaf(
-                            h0, h1, h2, h3, c0, c1, c2, c3, s0, s1, s2, s3, nplay, trump, team,
-                            caller, last_point,
+                            c0, c1, c2, c3, x0 - c0, x1 - c1, x2 - c2, x3 - c3, s0, s1, s2, s3,
+                            nplay, trump, team, caller, total,
                         )  # fmt: skip
                         if _better(x, v, max3):
                             v = x
@@ -798,8 +802,9 @@ def _search(
                     beaten = False
                     sure = _mask_points(tmask)
                     for i in range(n, nplay):
-                        hand = _hand(h0, h1, h2, h3, par[seats + i])
-                        if _can_beat(hand, win, lead, trump):
+                        s = par[seats + i]
+                        hand = _hand(h0, h1, h2, h3, s)
+                        if (s & 1) != (win_seat & 1) and _can_beat(hand, win, lead, trump):
                             beaten = True
                             break
                         follow = hand & (255 << (8 * lead))
@@ -841,7 +846,7 @@ def _search(
                         if tt[at] == key and tt[at + 1] >> 8 == gen:
                             ret = tt[at + 1] & 255
                         else:
-                            ret = _two_tricks(h0, h1, h2, h3, leader, -1, 1000, par)
+                            ret = _two_tricks(h0, h1, h2, h3, leader, par)
                             tt[at] = key
                             tt[at + 1] = ret | (gen << 8)
                         state = _LEAVE
