@@ -648,10 +648,21 @@ def _order_score(
     seat: int,
     trump: int,
     tt_best: int,
+    tops: int,
+    ruffs: int,
+    partner_ruffs: int,
+    dry: bool,
+    safe: bool,
 ) -> int:
     """Move ordering: a higher score is tried first (``above``: the cards still in play above
     the card in its suit; ``win``/``win_seat``: the card and seat winning the trick so far,
-    counting trumps only once shown)."""
+    counting trumps only once shown).
+
+    Leads (trump shown, four players): ``tops`` the suits (as card masks) whose top card in
+    play the partner holds, ``ruffs`` the side suits an opponent can trump (void, with
+    trumps), ``partner_ruffs`` those the partner can trump, ``dry``: the opponents have no
+    trumps. Later in a trick: ``safe``, the partner's card winning the trick cannot be beaten
+    by an opponent still to play."""
     if mv == tt_best:
         return 1000
     if mv == REVEAL:
@@ -659,8 +670,17 @@ def _order_score(
     pts = int(CARD_POINTS[mv])
     rank = mv & 7
     if n == 0:
+        if mv >> 3 == trump:
+            if dry:  # no trumps left to draw
+                return 60 - 8 * pts - rank
+        elif ruffs >> mv & 1:  # an opponent trumps it
+            return 50 - 8 * pts - rank
         if not above:  # the top card still in play in its suit
             return 200 + 8 * pts + rank
+        if tops >> mv & 1:  # to the partner's top card
+            return 190 - 8 * pts - rank
+        if partner_ruffs >> mv & 1:  # for the partner to trump
+            return 185 - 8 * pts - rank
         return 100 - 8 * pts - rank
     if _beats(mv, win, trump):
         if (win_seat & 1) == (seat & 1):  # over-taking the partner
@@ -670,7 +690,7 @@ def _order_score(
         if not above:  # the top card still in play: it wins unless trumped
             return 450 + 8 * pts + rank
         return 400 + 8 * pts - rank
-    if (win_seat & 1) == (seat & 1):  # the partner is winning: add points
+    if (win_seat & 1) == (seat & 1) and safe:  # the partner wins the trick: add points
         return 300 + 8 * pts - rank
     return 100 - 8 * pts - rank  # losing: the cheapest card
 
@@ -938,6 +958,36 @@ def _search(
                     shown, ind, fr[f + F_MUST], fr[f + F_LED], par,
                 )  # fmt: skip
             in_play = live | tmask
+            # what the ordering needs to know about the other hands
+            tops = 0
+            ruffs = 0
+            partner_ruffs = 0
+            dry = False
+            safe = True
+            if n == 0:
+                if counting >= 0 and nplay == 4 and not restricted:
+                    tm = 255 << (8 * counting)
+                    mate = _hand(h0, h1, h2, h3, seat ^ 2)
+                    left = _hand(h0, h1, h2, h3, seat ^ 1)
+                    right = _hand(h0, h1, h2, h3, seat ^ 3)
+                    dry = not (left | right) & tm
+                    for s in range(4):
+                        sm = 255 << (8 * s)
+                        lb = (in_play >> (8 * s)) & 255
+                        if lb and mate >> (8 * s + BYTE_HIGH[lb]) & 1:
+                            tops |= sm
+                        if s != counting:
+                            if (left & tm and not left & sm) or (right & tm and not right & sm):
+                                ruffs |= sm
+                            if mate & tm and not mate & sm:
+                                partner_ruffs |= sm
+            elif n < nplay - 1 and (win_seat & 1) == (seat & 1):
+                for i in range(n + 1, nplay):
+                    s = par[seats + i]
+                    if (s & 1) != (seat & 1) and _can_beat(
+                        _hand(h0, h1, h2, h3, s), win, lead, counting
+                    ):
+                        safe = False
             mbase = d * MSTRIDE
             count = 0
             m = legal
@@ -956,7 +1006,10 @@ def _search(
                     reveal = False
                 else:
                     break
-                score = _order_score(c, above, n, nplay, win, win_seat, seat, counting, tt_best)
+                score = _order_score(
+                    c, above, n, nplay, win, win_seat, seat, counting, tt_best, tops, ruffs,
+                    partner_ruffs, dry, safe,
+                )  # fmt: skip
                 item = score * 64 + c
                 j = count
                 while j > 0 and moves[mbase + j - 1] < item:
