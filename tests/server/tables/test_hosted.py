@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from ..conftest import Client, LiveServer
-from .wsclient import TableSocket, play_until, unexpected_errors
+from .wsclient import TableSocket, deal_in_play, play_until, unexpected_errors
 
 NAMES = ["Host", "Ana", "Bo", "Cy", "Dee"]
 
@@ -71,8 +71,15 @@ async def test_four_friends_play_a_round_and_a_friend_watches(live: LiveServer) 
     assert err["reason"] == "spectator"
 
     def scored() -> bool:
+        # a deal this socket saw end (a first deal can end invalid before the sockets connect)
         st = socks[0].state
-        return bool(st and st["table"]["game"]["deals"] >= 2)
+        seen_end = any(
+            e["type"] == "round_ended"
+            for m in socks[0].messages
+            if m["type"] == "state"
+            for e in m["events"]
+        )
+        return bool(st and st["table"]["game"]["deals"] >= 2 and seen_end)
 
     await play_until(socks, scored, timeout=90)
     for s in socks:
@@ -113,7 +120,7 @@ async def test_bad_socket_input_changes_nothing(live: LiveServer) -> None:
     for c in clients[:4]:
         await c.post(f"/api/tables/{table_id}/join", json={})
     socks = [await TableSocket(live, c, table_id).connect() for c in clients[:4]]
-    speaker = next(i for i, s in enumerate(socks) if s.view["legal"])
+    speaker = await deal_in_play(socks)
     other = (speaker + 1) % 4
     version = socks[0].version
     bad = [

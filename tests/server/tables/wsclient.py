@@ -127,3 +127,28 @@ async def play_until(sockets: list[TableSocket], done: Any, timeout: float = 60)
                 await asyncio.sleep(0.02)
 
     await asyncio.wait_for(loop(), timeout)
+
+
+async def deal_in_play(sockets: list[TableSocket], timeout: float = 20) -> int:
+    """Wait until every socket has the same state of a deal someone may act in (a first deal
+    can end invalid before the sockets connect, and the next one comes a moment later); the
+    seat to act."""
+
+    async def waiter() -> int:
+        while True:
+            states = [s.state for s in sockets]
+            if all(st is not None for st in states):
+                versions = {st["version"] for st in states if st is not None}
+                acting = [i for i, s in enumerate(sockets) if s.state and my_turn(s.state)]
+                if len(versions) == 1 and acting:
+                    return acting[0]
+            for s in sockets:
+                s.changed.clear()
+            waits = [asyncio.ensure_future(s.changed.wait()) for s in sockets]
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waits:
+                    w.cancel()
+
+    return await asyncio.wait_for(waiter(), timeout)

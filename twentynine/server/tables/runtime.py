@@ -431,15 +431,18 @@ class TableRuntime:
             },
         }
         if conn is not None:
-            out["you"] = {
-                "user_id": conn.user_id,
-                "seat": conn.seat,
-                "spectator": conn.spectator,
-                "host": conn.user_id is not None and conn.user_id == self.info.host_id,
-                "sees": sorted(self.viewer_seats(conn)) if conn.spectator else [conn.seat],
-                "can_toggle": conn.spectator and self.info.spectators_see != "none",
-            }
+            out["you"] = self._you(conn)
         return out
+
+    def _you(self, conn: Connection) -> dict[str, Any]:
+        return {
+            "user_id": conn.user_id,
+            "seat": conn.seat,
+            "spectator": conn.spectator,
+            "host": conn.user_id is not None and conn.user_id == self.info.host_id,
+            "sees": sorted(self.viewer_seats(conn)) if conn.spectator else [conn.seat],
+            "can_toggle": conn.spectator and self.info.spectators_see != "none",
+        }
 
     def message_for(
         self, conn: Connection, events: list[dict[str, Any]], snapshot: bool = False
@@ -455,8 +458,25 @@ class TableRuntime:
         }
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
+        """Each connection's own message: the table and each distinct view built once."""
+        table = self.table_json()
+        views: dict[int | frozenset[int], dict[str, Any] | None] = {}
         for conn in list(self.conns):
-            self.push(conn, self.message_for(conn, events))
+            key = conn.seat if conn.seat is not None else self.viewer_seats(conn)
+            if key not in views:
+                v = self.view_for(conn)
+                views[key] = None if v is None else v.to_json()
+            self.push(
+                conn,
+                {
+                    "type": "state",
+                    "version": self.version,
+                    "snapshot": False,
+                    "events": events,
+                    "table": {**table, "you": self._you(conn)},
+                    "view": views[key],
+                },
+            )
 
     def push(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.closed:

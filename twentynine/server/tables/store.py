@@ -1,8 +1,17 @@
 """Reading and writing tables: the row, its seats, chat, and each change of the game snapshot
-with a compare-and-set on the version, so no action is ever lost or applied twice."""
+with a compare-and-set on the version, so no action is ever lost or applied twice.
+
+Snapshots are written by one writer task per process (group commit): the changes that arrive
+while a transaction is under way go together in the next one. Each change keeps its own
+compare-and-set and its own answer (stored, or :class:`StaleVersion`), and a table's change is
+acknowledged only once its transaction committed. A failing batch is retried change by change,
+so one bad change cannot fail the others.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select, update
@@ -17,9 +26,28 @@ class StaleVersion(Exception):
     """Another writer changed the table first."""
 
 
+SeatRows = list[tuple[int, int | None, str, bool]]
+
+
+@dataclass(eq=False)
+class _Change:
+    table_id: str
+    version: int
+    new_version: int
+    state: dict[str, Any] | None
+    status: str
+    seats: SeatRows | None
+    done: asyncio.Future[None]
+
+
 class TableStore:
     def __init__(self, maker: async_sessionmaker[AsyncSession]) -> None:
         self.maker = maker
+        self._pending: list[_Change] = []
+        self._writer: asyncio.Task[None] | None = None
+        #: transactions and changes written (for the operator and the tests)
+        self.batches = 0
+        self.changes = 0
 
     async def load(self, table_id: str) -> tuple[GameTable, list[TableSeat]] | None:
         async with self.maker() as db:
@@ -40,26 +68,84 @@ class TableStore:
         new_version: int,
         state: dict[str, Any] | None,
         status: str,
-        seats: list[tuple[int, int | None, str, bool]] | None = None,
+        seats: SeatRows | None = None,
     ) -> None:
-        """Write the snapshot if the stored version is still ``version``."""
+        """Write the snapshot if the stored version is still ``version`` (else raise
+        :class:`StaleVersion`); returns once it is committed."""
+        change = _Change(
+            table_id,
+            version,
+            new_version,
+            state,
+            status,
+            seats,
+            asyncio.get_running_loop().create_future(),
+        )
+        self._pending.append(change)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending(), name="table-store-writer")
+        await change.done
+
+    async def flush(self) -> None:
+        """Wait until every change handed in so far is written (or refused)."""
+        writer = self._writer
+        if writer is not None and not writer.done():
+            await asyncio.wait({writer})
+
+    async def _write_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                self._settle(batch, await self._write(batch))
+            except Exception as error:
+                if len(batch) == 1:
+                    self._fail(batch[0], error)
+                    continue
+                for change in batch:  # find the change that fails: each alone
+                    try:
+                        self._settle([change], await self._write([change]))
+                    except Exception as alone:
+                        self._fail(change, alone)
+
+    @staticmethod
+    def _fail(change: _Change, error: Exception) -> None:
+        if not change.done.done():
+            change.done.set_exception(error)
+
+    @staticmethod
+    def _settle(batch: list[_Change], stale: set[int]) -> None:
+        for i, change in enumerate(batch):
+            if change.done.done():
+                continue
+            if i in stale:
+                change.done.set_exception(StaleVersion(change.table_id))
+            else:
+                change.done.set_result(None)
+
+    async def _write(self, batch: list[_Change]) -> set[int]:
+        """One transaction for the batch; the indexes of the changes whose version was stale."""
+        stale: set[int] = set()
+        now = utcnow()
         async with self.maker() as db:
-            result = await db.execute(
-                update(GameTable)
-                .where(GameTable.id == table_id, GameTable.version == version)
-                .values(version=new_version, state=state, status=status, updated_at=utcnow())
-            )
-            if result.rowcount != 1:  # type: ignore[attr-defined]
-                await db.rollback()
-                raise StaleVersion(table_id)
-            if seats is not None:
-                for seat, user_id, bot, joined in seats:
+            for i, c in enumerate(batch):
+                result = await db.execute(
+                    update(GameTable)
+                    .where(GameTable.id == c.table_id, GameTable.version == c.version)
+                    .values(version=c.new_version, state=c.state, status=c.status, updated_at=now)
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    stale.add(i)
+                    continue
+                for seat, user_id, bot, joined in c.seats or ():
                     await db.execute(
                         update(TableSeat)
-                        .where(TableSeat.table_id == table_id, TableSeat.seat == seat)
+                        .where(TableSeat.table_id == c.table_id, TableSeat.seat == seat)
                         .values(user_id=user_id, bot=bot, joined=joined)
                     )
             await db.commit()
+        self.batches += 1
+        self.changes += len(batch)
+        return stale
 
     async def names(self, user_ids: list[int | None]) -> dict[int, str]:
         from ..accounts.models import User
