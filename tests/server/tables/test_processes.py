@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..conftest import Client, LiveServer
 from .test_hosted import befriend
-from .wsclient import TableSocket, play_until, unexpected_errors
+from .wsclient import TableSocket, deal_in_play, play_until, unexpected_errors
 
 
 async def test_two_processes_serve_one_table(live_pair: tuple[LiveServer, LiveServer]) -> None:
@@ -32,8 +32,11 @@ async def test_two_processes_serve_one_table(live_pair: tuple[LiveServer, LiveSe
         for server, c in zip(servers, http, strict=True)
     ]
 
-    def two_deals() -> bool:
-        return all(s.state and s.state["table"]["game"]["deals"] >= 2 for s in socks)
+    await deal_in_play(socks)  # (a first deal can end invalid before the sockets connect)
+    started = socks[0].state["table"]["game"]["deals"] if socks[0].state else 0
+
+    def two_deals() -> bool:  # the deal in play ended and the next one is dealt
+        return all(s.state and s.state["table"]["game"]["deals"] > started for s in socks)
 
     await play_until(socks, two_deals, timeout=120)
     for s in socks:

@@ -14,7 +14,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..db import utcnow
@@ -24,6 +24,29 @@ from .models import ChatMessage, GameTable, TableSeat
 
 class StaleVersion(Exception):
     """Another writer changed the table first."""
+
+
+class StaleBatch(Exception):
+    """A batch lost a race it cannot pin on one change: written again change by change."""
+
+
+_TABLES: Table = GameTable.__table__  # type: ignore[assignment]
+_SEATS: Table = TableSeat.__table__  # type: ignore[assignment]
+_UPDATE_TABLE = (
+    update(_TABLES)
+    .where(_TABLES.c.id == bindparam("b_id"), _TABLES.c.version == bindparam("b_version"))
+    .values(
+        version=bindparam("version"),
+        state=bindparam("state", type_=_TABLES.c.state.type),
+        status=bindparam("status"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+_UPDATE_SEAT = (
+    update(_SEATS)
+    .where(_SEATS.c.table_id == bindparam("b_table_id"), _SEATS.c.seat == bindparam("b_seat"))
+    .values(user_id=bindparam("user_id"), bot=bindparam("bot"), joined=bindparam("joined"))
+)
 
 
 SeatRows = list[tuple[int, int | None, str, bool]]
@@ -123,26 +146,59 @@ class TableStore:
                 change.done.set_result(None)
 
     async def _write(self, batch: list[_Change]) -> set[int]:
-        """One transaction for the batch; the indexes of the changes whose version was stale."""
-        stale: set[int] = set()
+        """One transaction for the batch, in a few statements whatever its size (each await
+        waits for a turn of a busy event loop): read the stored versions (locking the rows
+        where the database can), update the tables whose version still matches in one
+        executemany, then their seats. The indexes of the changes whose version was stale."""
+        ids = [c.table_id for c in batch]
         now = utcnow()
-        async with self.maker() as db:
-            for i, c in enumerate(batch):
+        async with self.maker() as session:
+            db = await session.connection()
+            rows = await db.execute(
+                select(GameTable.id, GameTable.version)
+                .where(GameTable.id.in_(ids))
+                .order_by(GameTable.id)  # rows locked in one order: no deadlock between processes
+                .with_for_update()
+            )
+            stored = {table_id: version for table_id, version in rows}
+            stale = {i for i, c in enumerate(batch) if stored.get(c.table_id) != c.version}
+            fresh = [c for i, c in enumerate(batch) if i not in stale]
+            if fresh:
                 result = await db.execute(
-                    update(GameTable)
-                    .where(GameTable.id == c.table_id, GameTable.version == c.version)
-                    .values(version=c.new_version, state=c.state, status=c.status, updated_at=now)
+                    _UPDATE_TABLE,
+                    [
+                        {
+                            "b_id": c.table_id,
+                            "b_version": c.version,
+                            "version": c.new_version,
+                            "state": c.state,
+                            "status": c.status,
+                            "updated_at": now,
+                        }
+                        for c in fresh
+                    ],
                 )
-                if result.rowcount != 1:  # type: ignore[attr-defined]
-                    stale.add(i)
-                    continue
-                for seat, user_id, bot, joined in c.seats or ():
-                    await db.execute(
-                        update(TableSeat)
-                        .where(TableSeat.table_id == c.table_id, TableSeat.seat == seat)
-                        .values(user_id=user_id, bot=bot, joined=joined)
-                    )
-            await db.commit()
+                if db.dialect.supports_sane_multi_rowcount and result.rowcount != len(fresh):
+                    # a writer outside this process got between the read and the update
+                    # (SQLite cannot lock rows)
+                    if len(batch) > 1:
+                        raise StaleBatch()  # no guessing which: each change alone
+                    await session.rollback()
+                    return {0}
+            seat_rows = [
+                {
+                    "b_table_id": c.table_id,
+                    "b_seat": seat,
+                    "user_id": user_id,
+                    "bot": bot,
+                    "joined": joined,
+                }
+                for c in fresh
+                for seat, user_id, bot, joined in c.seats or ()
+            ]
+            if seat_rows:
+                await db.execute(_UPDATE_SEAT, seat_rows)
+            await session.commit()
         self.batches += 1
         self.changes += len(batch)
         return stale
