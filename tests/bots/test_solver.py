@@ -193,6 +193,19 @@ def test_kernel_twin_and_engine_search_agree_on_longer_endings() -> None:
         assert results["numba"] == results["python"] == results["engine"], (label, i)
 
 
+def test_mid_trick_positions_agree() -> None:
+    """Positions inside a trick (trump shown or not), where the kernel's ordering looks at the
+    other hands and a trick is settled once no opponent of its winner can still beat it."""
+    rng = random.Random(77)
+    for i in range(16):
+        label, rules = RULE_SETS[i % len(RULE_SETS)]
+        st = ending(
+            rules, rng, tricks_left=2 + i % 2, keep_hidden=i % 4 == 0, want=lambda s: bool(s.trick)
+        )
+        results = {m: Solver(m).solve(st) for m in METHODS}
+        assert results["numba"] == results["python"] == results["engine"], (label, i)
+
+
 def test_single_hands_agree_on_longer_endings() -> None:
     rng = random.Random(31)
     for i in range(6):
