@@ -26,9 +26,10 @@ is bounded in count and time.
     uv run python benchmarks/load.py [--tables N] [--rate R] [--seconds S] [--json] [--url URL]
         [--pid PID] [--no-floor] [--no-compression] [--profile cpu|memory] [--next-deal S]
 
-``--profile cpu`` runs the same app under cProfile (``--profile memory``: tracemalloc snapshots
-before and after the sockets connect) in a wrapper process instead of ``twentynine serve`` and
-prints where the time (or the memory) goes.
+``--profile cpu`` runs the same app under cProfile, from the moment every socket is connected,
+in a wrapper process instead of ``twentynine serve`` (``--profile memory``: tracemalloc snapshots
+before and after the sockets connect) and prints where the time (or the memory) goes, and the
+time the garbage collector held the loop.
 """
 
 from __future__ import annotations
@@ -154,6 +155,38 @@ def start_server(data_dir: Path, port: int, next_deal: float, profile: str) -> P
     return Process(argv, port, env, data_dir / "server.log")
 
 
+class GcPauses:
+    """Time the cyclic garbage collector holds the loop, by generation (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        import gc
+
+        self.reset()
+        self._start = 0.0
+        gc.callbacks.append(self._callback)
+
+    def reset(self) -> None:
+        self.seconds = 0.0
+        self.longest = 0.0
+        self.runs = [0, 0, 0]
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._start
+        self.seconds += pause
+        self.longest = max(self.longest, pause)
+        self.runs[info["generation"]] += 1
+
+    def describe(self) -> str:
+        return (
+            f"garbage collector: {self.seconds:.3f} s in {sum(self.runs)} passes "
+            f"(generations 0/1/2: {'/'.join(map(str, self.runs))}), longest "
+            f"{self.longest * 1000:.1f} ms"
+        )
+
+
 def profiled_server(kind: str, port: int, data_dir: Path) -> None:
     """The app of ``twentynine serve --dev`` under cProfile or tracemalloc (``--profile``)."""
     import cProfile
@@ -163,6 +196,7 @@ def profiled_server(kind: str, port: int, data_dir: Path) -> None:
     import uvicorn
 
     from twentynine.server.app import create_app
+    from twentynine.server.cli import uvicorn_options
     from twentynine.server.settings import load_settings
 
     settings = load_settings(port=port, data_dir=data_dir, dev_mode=True)
@@ -189,22 +223,31 @@ def profiled_server(kind: str, port: int, data_dir: Path) -> None:
             (out / f"snapshot-{len(taken)}.done").write_text("")
 
         signal.signal(signal.SIGUSR1, snap)
-        uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=65536, log_level="warning")
+        uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options())
         return
     # uvicorn raises a captured SIGTERM again once it has shut down: make that a no-op so the
     # profile below is written
     signal.signal(signal.SIGTERM, lambda _sig, _frame: None)
+    gc_pauses = GcPauses()
     prof = cProfile.Profile()
-    prof.enable()
+
+    def start_run(_sig: int, _frame: Any) -> None:
+        """The profile covers the measured run only: it starts once every socket is in."""
+        gc_pauses.reset()
+        prof.enable()
+
+    signal.signal(signal.SIGUSR1, start_run)
     try:
-        uvicorn.run(app, host="127.0.0.1", port=port, ws_max_size=65536, log_level="warning")
+        uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options())
     finally:
         prof.disable()
         prof.dump_stats(out / "cpu.prof")
+        (out / "gc.txt").write_text(gc_pauses.describe() + "\n")
         with (out / "cpu.txt").open("w") as f:
             stats = pstats.Stats(prof, stream=f)
             stats.sort_stats("tottime").print_stats(45)
             stats.sort_stats("cumulative").print_stats(60)
+            f.write(gc_pauses.describe() + "\n")
 
 
 # -- the floor: a bare broadcast server ---------------------------------------------------------
@@ -673,6 +716,8 @@ async def run_ours(
         profile_dir = work / "profile"
 
         async def snapshot(n: int) -> None:
+            if server is not None and args.profile == "cpu" and n == 2:
+                server.signal(signal.SIGUSR1)  # start profiling: the run begins
             if server is not None and args.profile == "memory":
                 server.signal(signal.SIGUSR1)
                 for _ in range(600):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from typing import Any
 
 from .settings import load_settings
 
@@ -45,6 +46,12 @@ def _settings(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return load_settings(**overrides)
 
 
+def uvicorn_options() -> dict[str, Any]:
+    """How every server process runs uvicorn: small socket messages, no per-message deflate
+    (its compressor state costs ~100 KiB a connection; the table's states are small)."""
+    return {"ws_max_size": 65536, "ws_per_message_deflate": False}
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -67,9 +74,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             workers=args.workers,
-            ws_max_size=65536,
-            ws_per_message_deflate=False,
             log_level=args.log_level,
+            **uvicorn_options(),
         )
         return 0
     app = create_app(settings)
@@ -78,9 +84,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app,
         host=settings.host,
         port=settings.port,
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
         log_level=args.log_level,
+        **uvicorn_options(),
     )
     return 0
 
