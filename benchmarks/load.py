@@ -251,6 +251,14 @@ def profiled_server(kind: str, port: int, data_dir: Path) -> None:
 
 
 # -- the floor: a bare broadcast server ---------------------------------------------------------
+def server_deflate() -> bool:
+    """Does our server take per-message deflate when a client offers it? The floor does the
+    same, so both send frames of the same size."""
+    from twentynine.server.cli import uvicorn_options
+
+    return bool(uvicorn_options()["ws_per_message_deflate"])
+
+
 def floor_server(port: int, pad: int, compression: bool) -> None:
     """Groups of 4 sockets at ``/g/{group}/{seat}``; the seat whose turn it is sends
     ``{"version": v}``; the server answers all four with a state of ``pad`` bytes."""
@@ -298,7 +306,12 @@ def floor_server(port: int, pad: int, compression: bool) -> None:
         ):
             await stop
 
-    asyncio.run(main())
+    try:  # the event loop uvicorn runs our server on when uvloop is installed: the same here
+        import uvloop
+
+        uvloop.run(main())
+    except ImportError:
+        asyncio.run(main())
 
 
 def _floor_health(connection: Any, request: Any) -> Any:
@@ -783,6 +796,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "target_rate": args.rate,
         "seconds": args.seconds,
         "compression": not args.no_compression,
+        "server_deflate": server_deflate(),
         "open_files_limit": limit,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
         "load_average_before": round(os.getloadavg()[0], 2),
@@ -849,7 +863,8 @@ def report(result: dict[str, Any]) -> None:
     print(
         f"{result['tables']} tables, {result['connections']} sockets, target "
         f"{result['target_rate']} actions/s for {result['seconds']} s "
-        f"(compression {'on' if result['compression'] else 'off'}; "
+        f"(clients offer deflate: {'yes' if result['compression'] else 'no'}, servers take it: "
+        f"{'yes' if result['server_deflate'] else 'no'}; "
         f"{result['machine']['cpus']} CPUs, Python {result['machine']['python']}; "
         f"load average {result['load_average_before']} before, "
         f"{result['load_average_after']} after)"
@@ -886,7 +901,7 @@ def main() -> None:
     p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args._floor_server is not None:
-        floor_server(args._floor_server, args._pad, not args.no_compression)
+        floor_server(args._floor_server, args._pad, not args.no_compression and server_deflate())
         return
     if args._profiled_server is not None:
         profiled_server(args._profiled_server, args.port, Path(args._data_dir))

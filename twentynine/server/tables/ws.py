@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -11,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlparse
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter
 
@@ -60,10 +62,10 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         await _refuse(ws, 4404, "no such table")
         return
     await ws.accept()
-    conn = Connection(user.id, user.first_name, runtime.seat_of(user.id), ws.send_json)
+    conn = Connection(user.id, user.first_name, runtime.seat_of(user.id), _sender(ws))
     first = await runtime.connect(conn, _last_version(ws.query_params.get("last_version")))
     first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
-    await ws.send_json(first)
+    await _send(ws, first)
     writer = asyncio.create_task(_writer(ws, conn))
     try:
         await _reader(ws, runtime, conn, app.state.settings.socket_messages_per_10s)
@@ -90,6 +92,15 @@ async def _unless_stopped(runtime: TableRuntime, command: Callable[[], Awaitable
             await task
         return
     task.result()
+
+
+async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
+    """One JSON text frame (orjson: several times quicker than ``json`` for our states)."""
+    await ws.send_text(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
+
+
+def _sender(ws: WebSocket) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    return functools.partial(_send, ws)
 
 
 def _last_version(text: str | None) -> int | None:
@@ -120,7 +131,7 @@ async def _writer(ws: WebSocket, conn: Connection) -> None:
             with contextlib.suppress(Exception):
                 await ws.close(code=4000, reason="reconnect for a fresh snapshot")
             return
-        await ws.send_json(message)
+        await _send(ws, message)
 
 
 async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit: int) -> None:
