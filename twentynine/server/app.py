@@ -7,11 +7,13 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy import text
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import migrate
 from .accounts.oidc import router as oidc_router
@@ -30,6 +32,22 @@ from .tables.ws import router as tables_ws
 from .validation import validation_error
 
 log = logging.getLogger("twentynine.server")
+
+
+class HttpSessions:
+    """Starlette's signed-cookie sessions (the OpenID Connect sign-in keeps its state there)
+    for HTTP requests only: a table socket needs none, and wrapping every socket frame in the
+    session middleware costs time and memory per connection."""
+
+    def __init__(self, app: ASGIApp, /, **options: Any) -> None:
+        self.app = app
+        self.sessions = SessionMiddleware(app, **options)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self.sessions(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
 
 
 def _settle_the_heap() -> None:
@@ -78,7 +96,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(CSRFMiddleware)
     app.add_middleware(
-        SessionMiddleware,
+        HttpSessions,
         secret_key=settings.secret_key,
         session_cookie="tn_oidc",
         max_age=3600,

@@ -103,24 +103,67 @@ def seat_name(user_id: int | None, bot: str, names: dict[int, str]) -> str:
     return names.get(user_id or 0, "")
 
 
+#: messages a connection may have waiting; a client that falls further behind is dropped
+#: (it reconnects and gets a fresh snapshot)
+OUTBOX_LIMIT = 256
+
+
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: who it is, what it sees, and its outgoing queue."""
+    """One WebSocket: who it is, what it sees, and what waits to be sent to it.
+
+    Messages wait in ``outbox`` and go out in order from a sending task that runs only while
+    there is something to send (an idle connection holds no task). ``None`` in the outbox
+    closes the socket (code 4000: reconnect for a fresh snapshot). Nothing is sent before
+    ``open`` is called (the first message, the snapshot, goes out before anything queued)."""
 
     user_id: int | None
     name: str
     seat: int | None  # the seat it plays, or None for a spectator
     send: Callable[[dict[str, Any]], Awaitable[None]]
+    close_socket: Callable[[], Awaitable[None]] | None = None
     toggled: set[int] = field(default_factory=set)
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(
-        default_factory=lambda: asyncio.Queue(maxsize=256)
-    )
+    outbox: deque[dict[str, Any] | None] = field(default_factory=deque)
     last_messages: deque[float] = field(default_factory=deque)
     closed: bool = False
+    opened: bool = False
+    sending: asyncio.Task[None] | None = None
 
     @property
     def spectator(self) -> bool:
         return self.seat is None
+
+    def open(self) -> None:
+        self.opened = True
+        self.kick()
+
+    def kick(self) -> None:
+        if self.opened and self.outbox and (self.sending is None or self.sending.done()):
+            self.sending = asyncio.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            while self.outbox:
+                message = self.outbox.popleft()
+                if message is None:
+                    self.outbox.clear()
+                    if self.close_socket is not None:
+                        await self.close_socket()
+                    return
+                await self.send(message)
+        except Exception:  # the socket went away: its reader ends the connection
+            self.closed = True
+            self.outbox.clear()
+
+    async def stop(self) -> None:
+        """The socket ended: stop sending."""
+        self.closed = True
+        self.outbox.clear()
+        task = self.sending
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
 
 @dataclass
@@ -481,14 +524,14 @@ class TableRuntime:
     def push(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.closed:
             return
-        try:
-            conn.outbox.put_nowait(message)
-        except asyncio.QueueFull:  # a client that cannot keep up reconnects for a snapshot
+        if len(conn.outbox) >= OUTBOX_LIMIT:  # a client that cannot keep up reconnects
             log.warning("table %s: dropping a slow connection", self.info.id)
             conn.closed = True
             self.conns.discard(conn)
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.outbox.put_nowait(None)
+            conn.outbox.append(None)
+        else:
+            conn.outbox.append(message)
+        conn.kick()
 
     def catch_up(self, conn: Connection, last_version: int | None) -> dict[str, Any]:
         """What a (re)connecting client missed since ``last_version``: the events in between
@@ -504,8 +547,8 @@ class TableRuntime:
 
     async def _close(self, conn: Connection) -> None:
         conn.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            conn.outbox.put_nowait(None)
+        conn.outbox.append(None)
+        conn.kick()
 
     # -- connections --------------------------------------------------------------------------
     async def connect(self, conn: Connection, last_version: int | None) -> dict[str, Any]:

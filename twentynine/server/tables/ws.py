@@ -25,7 +25,6 @@ from .runtime import Connection, TableError, TableRuntime
 from .schemas import Act, Chat, ClientMessage, Hello, Pause, Ping, Reset, Toggle
 
 log = logging.getLogger("twentynine.ws")
-router = APIRouter()
 MESSAGE = TypeAdapter(ClientMessage)
 MAX_MESSAGE = 4096
 
@@ -38,12 +37,44 @@ def _origin_ok(ws: WebSocket) -> bool:
     return urlparse(origin).netloc == ws.headers.get("host", "")
 
 
-@router.websocket("/ws/tables/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str) -> None:
+async def table_socket(ws: WebSocket) -> None:
+    """A plain Starlette route (no FastAPI dependency machinery): the endpoint keeps only what
+    the connection needs, so an idle socket holds little memory."""
+    table_id = ws.path_params["table_id"]
     app = ws.app
     if not _origin_ok(ws):
         await _refuse(ws, 4403, "cross-site socket refused")
         return
+    found = await _who_and_where(ws, table_id)
+    if isinstance(found, tuple) and found[0] == "refuse":
+        await _refuse(ws, found[1], found[2])
+        return
+    runtime, user_id, first_name = found
+    await ws.accept()
+    conn = Connection(
+        user_id,
+        first_name,
+        runtime.seat_of(user_id),
+        functools.partial(_send, ws),
+        functools.partial(_close_for_snapshot, ws),
+    )
+    first = await runtime.connect(conn, _last_version(ws.query_params.get("last_version")))
+    first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
+    await _send(ws, first)
+    del first
+    conn.open()
+    try:
+        await _reader(ws, runtime, conn, app.state.settings.socket_messages_per_10s)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await _unless_stopped(runtime, lambda: runtime.disconnect(conn))
+        await conn.stop()
+
+
+async def _who_and_where(ws: WebSocket, table_id: str) -> Any:
+    """(the table's runtime, the user's id, first name), or ("refuse", code, reason)."""
+    app = ws.app
     async with app.state.sessionmaker() as db:
         user = await user_from_token(db, ws.cookies.get(SESSION_COOKIE))
         # no id holds a NUL (PostgreSQL cannot even compare one); codes are ASCII
@@ -52,30 +83,17 @@ async def table_socket(ws: WebSocket, table_id: str) -> None:
         code = code if code is None or code.isascii() else ""
         allowed = row is not None and await service.can_view(db, row, user, code)
     if user is None:
-        await _refuse(ws, 4401, "sign in first")
-        return
+        return ("refuse", 4401, "sign in first")
     if not allowed:
-        await _refuse(ws, 4404, "no such table")
-        return
+        return ("refuse", 4404, "no such table")
     runtime: TableRuntime | None = await app.state.tables.get(table_id)
     if runtime is None:
-        await _refuse(ws, 4404, "no such table")
-        return
-    await ws.accept()
-    conn = Connection(user.id, user.first_name, runtime.seat_of(user.id), _sender(ws))
-    first = await runtime.connect(conn, _last_version(ws.query_params.get("last_version")))
-    first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
-    await _send(ws, first)
-    writer = asyncio.create_task(_writer(ws, conn))
-    try:
-        await _reader(ws, runtime, conn, app.state.settings.socket_messages_per_10s)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        await _unless_stopped(runtime, lambda: runtime.disconnect(conn))
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        return ("refuse", 4404, "no such table")
+    return runtime, user.id, user.first_name
+
+
+router = APIRouter()
+router.add_websocket_route("/ws/tables/{table_id}", table_socket)
 
 
 async def _unless_stopped(runtime: TableRuntime, command: Callable[[], Awaitable[None]]) -> None:
@@ -99,10 +117,6 @@ async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
     await ws.send_text(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
-def _sender(ws: WebSocket) -> Callable[[dict[str, Any]], Awaitable[None]]:
-    return functools.partial(_send, ws)
-
-
 def _last_version(text: str | None) -> int | None:
     """The ``last_version`` query parameter: a plain number, else none (a fresh snapshot).
     ``str.isdigit`` alone lets "²" and 5000-digit numbers through to ``int``, which fails."""
@@ -124,14 +138,9 @@ def _chat(row: Any) -> dict[str, Any]:
     return chat_json(row)
 
 
-async def _writer(ws: WebSocket, conn: Connection) -> None:
-    while True:
-        message = await conn.outbox.get()
-        if message is None:
-            with contextlib.suppress(Exception):
-                await ws.close(code=4000, reason="reconnect for a fresh snapshot")
-            return
-        await _send(ws, message)
+async def _close_for_snapshot(ws: WebSocket) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close(code=4000, reason="reconnect for a fresh snapshot")
 
 
 async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit: int) -> None:
