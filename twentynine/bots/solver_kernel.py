@@ -895,7 +895,6 @@ def _search(
                             tt[at + 1] = ret | (gen << 8)
                         state = _LEAVE
                         continue
-                found = -1
                 if not restricted and held < 32:
                     if shown:
                         k1, k2 = _position_key(h1, h2, h3, live, leader, gen)
@@ -914,6 +913,7 @@ def _search(
                         k2 |= fr[f + F_LED] << 62
                     x = (k1 ^ (k1 >> 29) ^ (k2 & 0xFFFFFFFFFFFF) * 3 ^ (k2 >> 23)) & 0x7FFFFFFF
                     slot = (((x * 0x5BD1E995) >> 13) & tt_mask) * BUCKET
+                    found = -1
                     if tt[slot] == k1 and tt[slot + 1] == k2:
                         found = 0
                     elif tt[slot + ENTRY] == k1 and tt[slot + ENTRY + 1] == k2:
@@ -942,9 +942,7 @@ def _search(
                             ret = lo
                             state = _LEAVE
                             continue
-                # points each team is sure of (after the table: it costs more; an entry of
-                # the table has them already, see the store)
-                if shown and found < 0:
+                if shown:  # points each team is sure of (after the table: it costs more)
                     sure_mine, sure_theirs = _sure_points(
                         h0, h1, h2, h3, live, leader, par[seats + 1], par[seats + 2],
                         par[seats + 3], nplay, only if restricted else -1, trump, team, caller,
