@@ -8,19 +8,29 @@ time beside it (steadier when other processes share the machine). numba compiles
 cache) and warms up on a separate deal before the timing starts; that time is reported apart.
 
     uv run python benchmarks/solver.py [--deals N] [--seed S] [--method M] [--json]
+    uv run python benchmarks/solver.py --compare OTHER_KERNEL.py [--deals N] [--rounds R]
+
+``--compare`` is a paired A/B test for kernel changes: another copy of ``solver_kernel.py``
+(say the committed one, ``git show HEAD:twentynine/bots/solver_kernel.py > /tmp/k.py``) is
+compiled as a module of its own, and the two kernels take turns on the same deals (the order
+alternating round by round), so a change of load on the machine hits both alike. On a shared
+machine single runs move by +-15%; the paired sums are steady to a few percent.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
 import random
 import statistics
+import sys
 import time
 from typing import Any
 
+from twentynine.bots import solver_kernel
 from twentynine.bots.solver import Solver, open_state
 from twentynine.engine.state import RoundState
 
@@ -88,13 +98,65 @@ def run(deals: int, seed: int, method: str) -> dict[str, Any]:
     return out
 
 
+def _load_kernel(path: str) -> Any:
+    """A copy of the kernel module from ``path``, compiled apart from the installed one."""
+    name = "solver_kernel_compared"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _solve_with(module: Any, st: RoundState) -> tuple[float, int]:
+    solver = Solver("numba")
+    for ctx in solver._contexts:
+        ctx.kernel = module.Kernel()
+    c0 = time.thread_time()
+    solver.solve(st)
+    return time.thread_time() - c0, solver.kernel_nodes
+
+
+def compare(path: str, deals: int, seed: int, rounds: int) -> dict[str, Any]:
+    """Paired A/B: the installed kernel (A) and the one at ``path`` (B), in turns."""
+    modules = (solver_kernel, _load_kernel(path))
+    for module in modules:  # compile, or load the cache
+        _solve_with(module, random_deal(random.Random(seed - 1)))
+    rng = random.Random(seed)
+    states = [random_deal(rng) for _ in range(deals)]
+    cpu: tuple[list[float], list[float]] = ([], [])
+    nodes: tuple[list[int], list[int]] = ([], [])
+    for r in range(rounds):
+        for st in states:
+            for i in (0, 1) if r % 2 == 0 else (1, 0):
+                t, n = _solve_with(modules[i], st)
+                cpu[i].append(t * 1000)
+                if r == 0:
+                    nodes[i].append(n)
+    out: dict[str, Any] = {"deals": deals, "seed": seed, "rounds": rounds}
+    for i, key in enumerate(("a", "b")):
+        out[f"{key}_cpu_sum_ms"] = round(sum(cpu[i]), 1)
+        out[f"{key}_cpu_median_ms"] = round(statistics.median(cpu[i]), 3)
+        out[f"{key}_median_nodes"] = int(statistics.median(nodes[i]))
+        out[f"{key}_sum_nodes"] = sum(nodes[i])
+    out["b_over_a_cpu"] = round(sum(cpu[1]) / sum(cpu[0]), 3)
+    out["load_average"] = round(os.getloadavg()[0], 2)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--method", default="auto", choices=("auto", "numba", "python", "engine"))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--compare", metavar="KERNEL_PY", help="paired A/B against this kernel")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of a --compare")
     args = parser.parse_args()
+    if args.compare:
+        print(json.dumps(compare(args.compare, args.deals, args.seed, args.rounds)))
+        return
     result = run(args.deals, args.seed, args.method)
     if args.json:
         print(json.dumps(result))
