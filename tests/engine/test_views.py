@@ -116,3 +116,29 @@ def test_trump_hidden_from_all_but_bidder_until_shown() -> None:
             assert (v.trump == parse_card("JH") >> 3) == (seat == first)
         return
     raise AssertionError("no deal reached the play")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rules_any, dealer=dealers, deck=decks, seed=st.integers(0, 2**32))
+def test_public_part_is_the_same_for_every_viewer(
+    rules: Rules, dealer: int, deck: list[int], seed: int
+) -> None:
+    """What a server builds once per state and sends to everyone holds nothing private: it is
+    the same in every seat's view and every spectator's, and the private part completes it."""
+    from twentynine.engine.views import PRIVATE_FIELDS
+
+    rng = random.Random(seed)
+    state, _ = start_round(rules, dealer, deck)
+    while True:
+        views = [view(state, seat) for seat in range(4)]
+        views += [spectator_view(state), spectator_view(state, {0, 1, 2, 3})]
+        public = views[0].public_json()
+        assert not set(public) & set(PRIVATE_FIELDS)
+        for v in views:
+            assert v.public_json() == public
+            assert set(v.private_json()) == set(PRIVATE_FIELDS)
+            assert v.to_json() == {**public, **v.private_json()}
+        if state.is_over:
+            break
+        legal = legal_actions(state)
+        state, _ = apply(state, legal[rng.randrange(len(legal))])

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 import pytest
 import websockets
 
@@ -312,7 +313,12 @@ class Auditor:
     def on_broadcast(self, runtime: TableRuntime, events: list[dict[str, Any]]) -> None:
         table_id = runtime.info.id
         recent = runtime.recent
-        committed = bool(recent) and recent[-1][0] == runtime.version and recent[-1][1] is events
+        # the table keeps each version's events encoded, for catch-ups: these are those
+        committed = (
+            bool(recent)
+            and recent[-1][0] == runtime.version
+            and orjson.loads(recent[-1][1]) == events
+        )
         game = runtime.game
         st = game.round if game is not None else None
         problems: list[str] = []

@@ -16,6 +16,19 @@ from .cards import SUITS, Card, card_code, sorted_for_display
 from .rules import Rules
 from .state import TRUMP_MODE_NAMES, Phase, RoundState, Trick, partner
 
+#: the fields of a view's JSON that depend on who is looking; the rest depend only on the state
+PRIVATE_FIELDS = (
+    "viewer",
+    "sees",
+    "to_act",
+    "legal",
+    "legal_json",
+    "hands",
+    "indicator",
+    "trump",
+    "pair_window",
+)
+
 
 @dataclass(frozen=True)
 class View:
@@ -66,22 +79,31 @@ class View:
         return self.hands[seat]
 
     def to_json(self) -> dict[str, Any]:
-        def opt(v: int | None) -> int | None:
-            return v
+        return {**self.public_json(), **self.private_json()}
 
+    def private_json(self) -> dict[str, Any]:
+        """The fields that depend on who is looking (:data:`PRIVATE_FIELDS`)."""
         return {
             "viewer": self.viewer,
             "sees": sorted(self.sees),
-            "dealer": self.dealer,
-            "first_hand": self.first_hand,
-            "phase": self.phase.name.lower(),
             "to_act": list(self.to_act),
             "legal": [action_text(a) for a in self.legal],
             "legal_json": [action_json(a) for a in self.legal],
             "hands": [None if h is None else [card_code(c) for c in h] for h in self.hands],
+            "indicator": None if self.indicator is None else card_code(self.indicator),
+            "trump": None if self.trump is None else SUITS[self.trump],
+            "pair_window": self.pair_window,
+        }
+
+    def public_json(self) -> dict[str, Any]:
+        """The fields every view of the same state shares, whoever looks: a server sending one
+        state to many viewers builds them once."""
+        return {
+            "dealer": self.dealer,
+            "first_hand": self.first_hand,
+            "phase": self.phase.name.lower(),
             "hand_sizes": list(self.hand_sizes),
             "has_indicator": self.has_indicator,
-            "indicator": None if self.indicator is None else card_code(self.indicator),
             "calls": [list(c) for c in self.calls],
             "holder": self.holder,
             "bid": self.bid,
@@ -89,7 +111,6 @@ class View:
             "bidder": self.bidder,
             "target": self.target,
             "trump_mode": self.trump_mode,
-            "trump": None if self.trump is None else SUITS[self.trump],
             "trump_shown": self.trump_shown,
             "shown_by": self.shown_by,
             "shown_in_trick": self.shown_in_trick,
@@ -98,7 +119,7 @@ class View:
             "caller": self.caller,
             "single_hand_level": self.single_hand_level,
             "sits_out": self.sits_out,
-            "leader": opt(self.leader),
+            "leader": self.leader,
             "turn": self.turn,
             "lead_suit": None if self.lead_suit is None else SUITS[self.lead_suit],
             "trick": [[s, card_code(c)] for s, c in self.trick],
@@ -114,7 +135,6 @@ class View:
             "points": list(self.points),
             "tricks_won": list(self.tricks_won),
             "pair_by": self.pair_by,
-            "pair_window": self.pair_window,
             "must_trump": self.must_trump,
             "outcome": self.outcome,
             "reason": self.reason,

@@ -57,7 +57,7 @@ def _settle_the_heap() -> None:
     Young collections come less often too: a table's messages are short-lived dicts."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 20)
+    gc.set_threshold(10_000, 10, 10)
 
 
 def create_app(settings: Settings | None = None, run_migrations: bool = True) -> FastAPI:

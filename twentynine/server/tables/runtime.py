@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from ...bots import Bot, make_bot
 from ...engine import IllegalAction, NotationError, event_json
 from ...engine.actions import action_from_json
@@ -208,7 +210,9 @@ class TableRuntime:
         self.actions: list[dict[str, Any]] = []
         self.game_no = 1
         self.deck_reset = False
-        self.recent: deque[tuple[int, list[dict[str, Any]]]] = deque(maxlen=200)
+        #: the events of the latest versions, for clients catching up; kept encoded (bytes are
+        #: no work for the garbage collector, and 200 versions of 1000 tables are many dicts)
+        self.recent: deque[tuple[int, bytes]] = deque(maxlen=200)
         self.conns: set[Connection] = set()
         self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = (
             asyncio.Queue()
@@ -313,7 +317,7 @@ class TableRuntime:
         )
         self.version = new_version
         self.sent = new_version
-        self.recent.append((new_version, events))
+        self.recent.append((new_version, orjson.dumps(events)))
         self._broadcast(events)
         await self.fanout.publish(
             self.info.id, {"type": "state", "version": new_version, "events": events}
@@ -356,7 +360,7 @@ class TableRuntime:
             if version > self.version:
                 await self.reload()
             events = list(message.get("events", []))
-            self.recent.append((version, events))
+            self.recent.append((version, orjson.dumps(events)))
             self.sent = version
             self._broadcast(events)
             self._schedule_bots()
@@ -504,11 +508,14 @@ class TableRuntime:
         """Each connection's own message: the table and each distinct view built once."""
         table = self.table_json()
         views: dict[int | frozenset[int], dict[str, Any] | None] = {}
+        public: dict[str, Any] | None = None  # the part of every view that is the same
         for conn in list(self.conns):
             key = conn.seat if conn.seat is not None else self.viewer_seats(conn)
             if key not in views:
                 v = self.view_for(conn)
-                views[key] = None if v is None else v.to_json()
+                if v is not None and public is None:
+                    public = v.public_json()
+                views[key] = None if v is None else {**(public or {}), **v.private_json()}
             self.push(
                 conn,
                 {
@@ -537,7 +544,7 @@ class TableRuntime:
         """What a (re)connecting client missed since ``last_version``: the events in between
         when we still have them, else a fresh snapshot; always with its current view."""
         if last_version is not None and last_version <= self.version:
-            missed = [evs for ver, evs in self.recent if ver > last_version]
+            missed = [orjson.loads(evs) for ver, evs in self.recent if ver > last_version]
             have_all = last_version == self.version or (
                 self.recent and self.recent[0][0] <= last_version + 1
             )
