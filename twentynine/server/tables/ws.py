@@ -9,7 +9,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 import orjson
@@ -46,8 +46,8 @@ async def table_socket(ws: WebSocket) -> None:
         await _refuse(ws, 4403, "cross-site socket refused")
         return
     found = await _who_and_where(ws, table_id)
-    if isinstance(found, tuple) and found[0] == "refuse":
-        await _refuse(ws, found[1], found[2])
+    if isinstance(found, _Refusal):
+        await _refuse(ws, found.code, found.reason)
         return
     runtime, user_id, first_name = found
     await ws.accept()
@@ -72,8 +72,13 @@ async def table_socket(ws: WebSocket) -> None:
         await conn.stop()
 
 
-async def _who_and_where(ws: WebSocket, table_id: str) -> Any:
-    """(the table's runtime, the user's id, first name), or ("refuse", code, reason)."""
+class _Refusal(NamedTuple):
+    code: int
+    reason: str
+
+
+async def _who_and_where(ws: WebSocket, table_id: str) -> tuple[TableRuntime, int, str] | _Refusal:
+    """(the table's runtime, the user's id, first name), or why the socket is refused."""
     app = ws.app
     async with app.state.sessionmaker() as db:
         user = await user_from_token(db, ws.cookies.get(SESSION_COOKIE))
@@ -83,12 +88,12 @@ async def _who_and_where(ws: WebSocket, table_id: str) -> Any:
         code = code if code is None or code.isascii() else ""
         allowed = row is not None and await service.can_view(db, row, user, code)
     if user is None:
-        return ("refuse", 4401, "sign in first")
+        return _Refusal(4401, "sign in first")
     if not allowed:
-        return ("refuse", 4404, "no such table")
+        return _Refusal(4404, "no such table")
     runtime: TableRuntime | None = await app.state.tables.get(table_id)
     if runtime is None:
-        return ("refuse", 4404, "no such table")
+        return _Refusal(4404, "no such table")
     return runtime, user.id, user.first_name
 
 
