@@ -492,16 +492,25 @@ class TableRuntime:
         }
 
     def message_for(
-        self, conn: Connection, events: list[dict[str, Any]], snapshot: bool = False
+        self,
+        conn: Connection,
+        events: list[dict[str, Any]],
+        snapshot: bool = False,
+        table: dict[str, Any] | None = None,
+        view_json: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        v = self.view_for(conn)
+        """A state message for ``conn``; a broadcast passes the table (without "you") and the
+        view it built once for all who see the same."""
+        if view_json is None:
+            v = self.view_for(conn)
+            view_json = None if v is None else v.to_json()
         return {
             "type": "state",
             "version": self.version,
             "snapshot": snapshot,
             "events": events,
-            "table": self.table_json(conn),
-            "view": None if v is None else v.to_json(),
+            "table": self.table_json(conn) if table is None else {**table, "you": self._you(conn)},
+            "view": view_json,
         }
 
     def _broadcast(self, events: list[dict[str, Any]]) -> None:
@@ -516,17 +525,7 @@ class TableRuntime:
                 if v is not None and public is None:
                     public = v.public_json()
                 views[key] = None if v is None else {**(public or {}), **v.private_json()}
-            self.push(
-                conn,
-                {
-                    "type": "state",
-                    "version": self.version,
-                    "snapshot": False,
-                    "events": events,
-                    "table": {**table, "you": self._you(conn)},
-                    "view": views[key],
-                },
-            )
+            self.push(conn, self.message_for(conn, events, table=table, view_json=views[key]))
 
     def push(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.closed:
