@@ -24,12 +24,15 @@ addresses 127.x.y.z because the server allows 30 sign-ins an hour per client add
 is bounded in count and time.
 
     uv run python benchmarks/load.py [--tables N] [--rate R] [--seconds S] [--json] [--url URL]
-        [--pid PID] [--no-floor] [--no-compression] [--profile cpu|memory] [--next-deal S]
+        [--pid PID] [--no-floor] [--no-compression] [--profile cpu|memory|timing]
+        [--next-deal S]
 
 ``--profile cpu`` runs the same app under cProfile, from the moment every socket is connected,
 in a wrapper process instead of ``twentynine serve`` (``--profile memory``: tracemalloc snapshots
 before and after the sockets connect) and prints where the time (or the memory) goes, and the
-time the garbage collector held the loop.
+time the garbage collector held the loop. ``--profile timing`` runs no profiler: it prints where
+an action's latency goes (how long a change waits for the table store's writer, the writer's
+transactions, how late the event loop runs its timers, the collector's pauses).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import gc
 import json
 import os
 import platform
@@ -169,21 +173,136 @@ class GcPauses:
         self.seconds = 0.0
         self.longest = 0.0
         self.runs = [0, 0, 0]
+        self.by_generation = [0.0, 0.0, 0.0]
+        self.longest_by_generation = [0.0, 0.0, 0.0]
+        #: (perf_counter at the end, generation, seconds) of the pauses over 10 ms
+        self.long: list[tuple[float, int, float]] = []
 
     def _callback(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._start = time.perf_counter()
             return
         pause = time.perf_counter() - self._start
+        generation = info["generation"]
         self.seconds += pause
         self.longest = max(self.longest, pause)
-        self.runs[info["generation"]] += 1
+        self.runs[generation] += 1
+        self.by_generation[generation] += pause
+        self.longest_by_generation[generation] = max(self.longest_by_generation[generation], pause)
+        if pause > 0.01:
+            self.long.append((time.perf_counter(), generation, pause))
 
     def describe(self) -> str:
         return (
             f"garbage collector: {self.seconds:.3f} s in {sum(self.runs)} passes "
-            f"(generations 0/1/2: {'/'.join(map(str, self.runs))}), longest "
-            f"{self.longest * 1000:.1f} ms"
+            f"(generations 0/1/2: {'/'.join(map(str, self.runs))} passes, "
+            f"{'/'.join(f'{t * 1000:.0f}' for t in self.by_generation)} ms in all, longest "
+            f"{'/'.join(f'{t * 1000:.1f}' for t in self.longest_by_generation)} ms)"
+        )
+
+
+class Timing:
+    """Where an action's latency goes, measured inside the server from ``start()`` on: the
+    table store's ``save`` (a change handed in until its transaction committed), the writer's
+    transactions (changes in each, seconds each), the deal records written at each deal's end,
+    the event loop's lateness (a 10 ms timer's overshoot) and the garbage collector's pauses;
+    then a timeline of the stalls over 20 ms (10 ms for the collector)."""
+
+    def __init__(self) -> None:
+        from twentynine.server.tables.store import TableStore
+
+        self.on = False
+        self.t0 = 0.0
+        self.saves: list[float] = []
+        self.writes: list[tuple[int, float]] = []
+        self.deals: list[float] = []
+        self.lags: list[float] = []
+        #: (perf_counter at the end, what, seconds)
+        self.stalls: list[tuple[float, str, float]] = []
+        self.gc = GcPauses()
+        timing = self
+        save, write, add_deal = TableStore.save, TableStore._write, TableStore.add_deal
+
+        async def timed_save(store: TableStore, *args: Any, **kwargs: Any) -> None:
+            t0 = time.perf_counter()
+            try:
+                await save(store, *args, **kwargs)
+            finally:
+                if timing.on:
+                    timing.saves.append(time.perf_counter() - t0)
+
+        async def timed_write(store: TableStore, batch: list[Any]) -> set[int]:
+            t0 = time.perf_counter()
+            try:
+                return await write(store, batch)
+            finally:
+                if timing.on:
+                    took = time.perf_counter() - t0
+                    timing.writes.append((len(batch), took))
+                    if took > 0.02:
+                        timing.stalls.append((t0 + took, f"transaction of {len(batch)}", took))
+
+        async def timed_add_deal(store: TableStore, *args: Any, **kwargs: Any) -> int:
+            t0 = time.perf_counter()
+            try:
+                return await add_deal(store, *args, **kwargs)
+            finally:
+                if timing.on:
+                    took = time.perf_counter() - t0
+                    timing.deals.append(took)
+                    if took > 0.02:
+                        timing.stalls.append((t0 + took, "deal record", took))
+
+        TableStore.save = timed_save  # type: ignore[method-assign]
+        TableStore._write = timed_write  # type: ignore[method-assign]
+        TableStore.add_deal = timed_add_deal  # type: ignore[method-assign]
+
+    def start(self) -> None:
+        self.on = True
+        self.t0 = time.perf_counter()
+        self.gc.reset()
+        asyncio.get_running_loop().create_task(self._ticks())
+
+    async def _ticks(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            t0 = loop.time()
+            await asyncio.sleep(0.01)
+            lag = loop.time() - t0 - 0.01
+            self.lags.append(lag)
+            if lag > 0.02:
+                self.stalls.append((time.perf_counter(), "event loop late", lag))
+
+    def describe(self) -> str:
+        def ms(values: list[float]) -> str:
+            if not values:
+                return "none"
+            return (
+                ", ".join(
+                    f"{name} {percentile(values, q) * 1000:.1f}"  # type: ignore[operator]
+                    for name, q in (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))
+                )
+                + f" ms ({len(values)})"
+            )
+
+        sizes = [n for n, _ in self.writes]
+        stalls = sorted(
+            self.stalls + [(t, f"collector, generation {g}", p) for t, g, p in self.gc.long]
+        )
+        timeline = [
+            f"  {t - self.t0:7.3f} s  {p * 1000:6.1f} ms  {what}" for t, what, p in stalls[:60]
+        ]
+        return "\n".join(
+            [
+                f"store save (handed in until committed): {ms(self.saves)}",
+                f"store transactions: {ms([t for _, t in self.writes])}; changes in each: "
+                f"mean {sum(sizes) / max(1, len(sizes)):.1f}, max {max(sizes, default=0)}",
+                f"deal records: {ms(self.deals)}",
+                f"event loop lateness (10 ms timer): {ms(self.lags)}",
+                self.gc.describe(),
+                f"stalls (from the run's start; {len(stalls)} in all):",
+                *timeline,
+            ]
         )
 
 
@@ -228,6 +347,14 @@ def profiled_server(kind: str, port: int, data_dir: Path) -> None:
     # uvicorn raises a captured SIGTERM again once it has shut down: make that a no-op so the
     # profile below is written
     signal.signal(signal.SIGTERM, lambda _sig, _frame: None)
+    if kind == "timing":
+        timing = Timing()
+        signal.signal(signal.SIGUSR1, lambda _sig, _frame: timing.start())
+        try:
+            uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options())
+        finally:
+            (out / "timing.txt").write_text(timing.describe() + "\n")
+        return
     gc_pauses = GcPauses()
     prof = cProfile.Profile()
 
@@ -419,6 +546,9 @@ class Stats:
     state_bytes: int = 0
     state_messages: int = 0
     measuring: bool = False
+    #: how late the client's own event loop ran a 10 ms timer during the run (seconds): time
+    #: the client adds to every latency it measures
+    client_lags: list[float] = field(default_factory=list)
 
 
 class Player:
@@ -619,6 +749,10 @@ class RunResult:
             if self.server_cpu_seconds is None or not s.completed
             else round(1000 * self.server_cpu_seconds / s.completed, 2),
             "client_cpu_percent": round(100 * self.client_cpu_seconds / self.seconds, 1),
+            "client_loop_late_ms": {
+                q: _round(None if (v := percentile(s.client_lags, n)) is None else v * 1000)
+                for q, n in (("p50", 50), ("p99", 99), ("max", 100))
+            },
         }
 
 
@@ -629,6 +763,14 @@ def _round(x: float | None) -> float | None:
 def client_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
+
+
+async def client_ticks(stats: Stats) -> None:
+    loop = asyncio.get_running_loop()
+    while True:
+        t0 = loop.time()
+        await asyncio.sleep(0.01)
+        stats.client_lags.append(loop.time() - t0 - 0.01)
 
 
 async def drive(
@@ -664,16 +806,28 @@ async def drive(
         t.check_ready()
     cpu0 = cpu_seconds(pid) if pid else None
     ccpu0 = client_cpu()
+    # The client's own garbage collector stays out of the measured window: with 4000 sockets
+    # its full passes held this loop for up to half a second, and every latency measured
+    # then (of either server) would carry the pause. Nothing is collected for those seconds.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     stats.measuring = True
     started = time.perf_counter()
-    await pace(ready, tables, rate, seconds)
-    elapsed = time.perf_counter() - started
-    stats.measuring = False
+    ticker = asyncio.create_task(client_ticks(stats))
+    try:
+        await pace(ready, tables, rate, seconds)
+    finally:
+        elapsed = time.perf_counter() - started
+        stats.measuring = False
+        ticker.cancel()
     server_cpu = cpu_seconds(pid) - cpu0 if pid and cpu0 is not None else None
     ccpu = client_cpu() - ccpu0
     deadline = time.monotonic() + ACTION_TIMEOUT
     while any(t.inflight for t in tables) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
+    gc.enable()  # once the last actions measured are in
+    gc.unfreeze()
     rss_after = rss_kib(pid) if pid else None
     for t in tables:
         t.closing = True
@@ -729,7 +883,7 @@ async def run_ours(
         profile_dir = work / "profile"
 
         async def snapshot(n: int) -> None:
-            if server is not None and args.profile == "cpu" and n == 2:
+            if server is not None and args.profile in ("cpu", "timing") and n == 2:
                 server.signal(signal.SIGUSR1)  # start profiling: the run begins
             if server is not None and args.profile == "memory":
                 server.signal(signal.SIGUSR1)
@@ -760,6 +914,8 @@ async def run_ours(
         out["profile"] = str(work / "profile" / "cpu.txt")
     if args.profile == "memory" and (work / "profile" / "memory-2.txt").exists():
         out["profile"] = str(work / "profile" / "memory-2.txt")
+    if args.profile == "timing" and (work / "profile" / "timing.txt").exists():
+        out["profile"] = str(work / "profile" / "timing.txt")
     return out
 
 
@@ -859,6 +1015,11 @@ def report(result: dict[str, Any]) -> None:
             f"{r['client_cpu_percent']}%; state messages {r['state_message_bytes']} bytes; "
             f"{r['connections']} sockets connected in {r['connect_seconds']} s"
         )
+        late = r["client_loop_late_ms"]
+        print(
+            f"  the client's own event loop ran late (a 10 ms timer): p50 {late['p50']} ms, "
+            f"p99 {late['p99']} ms, max {late['max']} ms"
+        )
 
     print(
         f"{result['tables']} tables, {result['connections']} sockets, target "
@@ -890,7 +1051,7 @@ def main() -> None:
     p.add_argument("--pid", type=int, default=None, help="that server's process id, for RSS")
     p.add_argument("--no-floor", action="store_true", help="skip the bare broadcast server")
     p.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
-    p.add_argument("--profile", choices=("cpu", "memory"), default=None)
+    p.add_argument("--profile", choices=("cpu", "memory", "timing"), default=None)
     p.add_argument("--next-deal", type=float, default=0.5, help="the started server's pause")
     p.add_argument("--setup-concurrency", type=int, default=8)
     p.add_argument("--keep", default="", help="a folder for the server's data and log, kept")

@@ -171,6 +171,8 @@ async def start_live(settings: Settings) -> tuple[LiveServer, Any]:
 
     import uvicorn
 
+    from twentynine.server.cli import uvicorn_options
+
     application = create_app(settings)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -180,8 +182,7 @@ async def start_live(settings: Settings) -> tuple[LiveServer, Any]:
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
+        **uvicorn_options(),  # as `twentynine serve` runs it
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

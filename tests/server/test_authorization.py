@@ -334,6 +334,8 @@ def app_routes(app: FastAPI) -> set[tuple[str, str]]:
             out |= {(m, _shape(path)) for m in kept}
         else:
             out.add((type(route).__name__.upper(), _shape(path)))
+    for path in getattr(app, "own_sockets", ()):  # served before the router (app.py)
+        out.add(("WS", _shape(path)))
     return out
 
 

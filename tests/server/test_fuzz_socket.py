@@ -666,7 +666,7 @@ class SocketFuzzer:
 
     async def round_together(self, made: list[tuple[Peer, str | bytes]]) -> None:
         self.concurrent_rounds += 1
-        before, mark = self.runtime.version, len(self.pushes)
+        before = self.runtime.version
         sent = await asyncio.gather(*(self.send(p, t) for p, t in made))
         answers = await asyncio.gather(*(self.replies(s) for s in sent))
         await self.wait_quiet()
@@ -691,10 +691,13 @@ class SocketFuzzer:
                 s.peer.personal += 1
             elif not errors and isinstance(s.message, Chat):
                 self.accepted["chat"] += 1
+        # the versions in between that dealt a new deal, from the table's own record (a
+        # catch-up answering a hello repeats older versions' events, new deals included)
         new_deals = {
-            m["version"]
-            for _, m in self.pushes[mark:]
-            if m["type"] == "state" and any(e["type"] == "new_deal" for e in m["events"])
+            v
+            for v, encoded in self.runtime.recent
+            if before < v <= self.runtime.version
+            and any(e["type"] == "new_deal" for e in json.loads(encoded))
         }
         if not replaced and self.runtime.version - before != changes + len(new_deals):
             self.fail(
@@ -948,11 +951,13 @@ async def test_rate_limit_refuses_without_change(live: LiveServer) -> None:
     """With the server's own limit (60 messages in 10 seconds a connection) the 61st message
     on is refused as ``rate_limited``: a legal action too, and nothing changes."""
     fuzzer = await start_game(live)
+    await fuzzer.wait_quiet()  # a first deal can end at once (invalid): the next one is dealt
     rt = fuzzer.runtime
     before, mark = rt.version, len(fuzzer.pushes)
     assert rt.game is not None
     action = legal_actions(rt.game.round)[0]
     peer = next(p for p in fuzzer.peers if p.seat == action.seat)
+    await peer.sock.wait_for(lambda st: st["version"] >= before)  # it has read every state
     start = len(peer.sock.messages)
     for _ in range(60):
         await peer.sock.send({"type": "ping"})
@@ -976,13 +981,23 @@ async def test_a_frame_beyond_the_transport_limit_closes_only_that_connection(
     """Frames over the server's 64 KiB (``ws_max_size``) end that connection with 1009 before
     any of it is read; the table and the other connections go on, and the player comes back."""
     fuzzer = await start_game(live)
+    await fuzzer.wait_quiet()  # a first deal can end at once (invalid): the next one is dealt
     rt = fuzzer.runtime
-    before = rt.version
+    assert rt.game is not None
+    before, game_before = rt.version, rt.game.round
     peer = fuzzer.peers[1]
     await peer.sock.ws.send(json.dumps({"type": "chat", "text": "x" * 70_000}))
     await asyncio.wait_for(peer.sock.reader or asyncio.sleep(0), 10)
     assert peer.sock.ws.close_code == 1009
-    assert rt.version == before  # seat_away is sent, but changes nothing stored
+    # the server hears of the close in its own time: the seat is then marked away (stored, one
+    # version on), and nothing else changes: the deal is where it was
+    deadline = time.monotonic() + 10
+    while rt.version == before and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)  # (time for anything else that would wrongly follow)
+    assert rt.seats[1].away_since is not None
+    assert rt.version == before + 1
+    assert rt.game is not None and rt.game.round is game_before  # (a move makes a new state)
     await fuzzer.reconnect(peer)
     assert peer.sock.state is not None and peer.sock.view["hands"][1] is not None
     await fuzzer.sync()

@@ -57,9 +57,13 @@ def mask_points(mask: int) -> int:
     )
 
 
+#: the code of every card 0..31 (see :func:`card_code`)
+CARD_CODES: tuple[str, ...] = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
+
+
 def card_code(card: Card) -> str:
     """``JS``, ``TD``, ``AH``: rank then suit."""
-    return RANKS[card & 7] + SUITS[card >> 3]
+    return CARD_CODES[card]
 
 
 def parse_card(code: str) -> Card:
@@ -101,12 +105,23 @@ def card_list(mask: int) -> list[Card]:
     return list(cards_in(mask))
 
 
+#: _SUIT_DISPLAY[s][b]: the cards of suit ``s`` whose strengths are the bits of ``b``,
+#: strongest first
+_SUIT_DISPLAY: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(8 * s + i for i in range(7, -1, -1) if b >> i & 1) for b in range(256))
+    for s in range(4)
+)
+
+
 def sorted_for_display(mask: int) -> list[Card]:
     """Suit by suit (C D H S), strongest first within a suit."""
-    out: list[Card] = []
-    for s in range(4):
-        out.extend(sorted(cards_in(mask & SUIT_MASKS[s]), reverse=True))
-    return out
+    d = _SUIT_DISPLAY
+    return [
+        *d[0][mask & 0xFF],
+        *d[1][mask >> 8 & 0xFF],
+        *d[2][mask >> 16 & 0xFF],
+        *d[3][mask >> 24 & 0xFF],
+    ]
 
 
 def highest(mask: int) -> Card:

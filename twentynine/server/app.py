@@ -28,7 +28,7 @@ from .tables.fanout import make_fanout
 from .tables.manager import TableManager
 from .tables.router import router as tables_router
 from .tables.store import TableStore
-from .tables.ws import router as tables_ws
+from .tables.ws import PATH_PREFIX, table_id_of, table_socket
 from .validation import validation_error
 
 log = logging.getLogger("twentynine.server")
@@ -50,14 +50,35 @@ class HttpSessions:
             await self.app(scope, receive, send)
 
 
-def _settle_the_heap() -> None:
+class TwentyNineApp(FastAPI):
+    """The FastAPI app, with one door of its own: a table socket (``/ws/tables/{id}``) goes
+    straight to its handler, past the middleware and the router (see ``tables/ws.py``)."""
+
+    #: the sockets served that way (they are not in ``routes``)
+    own_sockets = (PATH_PREFIX + "{table_id}",)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        table_id = table_id_of(scope)
+        if table_id is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await table_socket(self, table_id, scope, receive, send)
+
+
+def _settle_the_heap(thresholds: tuple[int, int, int]) -> None:
     """Everything made at start (modules, numba, the tables loaded) lives as long as the
     process: keep it out of the cyclic garbage collector's passes, which otherwise walk it all
     again and again (a full pass over ~200k start-up objects paused the loop for ~100 ms).
-    Young collections come less often too: a table's messages are short-lived dicts."""
+
+    Then the collector's thresholds (``Settings.gc_thresholds``). Young passes stay small and
+    frequent (700, Python's own: each holds the loop about a millisecond; at 10,000 they held
+    it 25-80 ms, since every socket's waiting reader is young). Middle passes come every 300
+    young ones and full ones every 100 middle ones: with 4,000 sockets a middle pass takes
+    ~30-50 ms and a full one ~300 ms, so at 1,000 actions/s they come minutes apart (measured
+    by ``benchmarks/load.py --profile timing``)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
+    gc.set_threshold(*thresholds)
 
 
 def create_app(settings: Settings | None = None, run_migrations: bool = True) -> FastAPI:
@@ -77,7 +98,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
         await app.state.tables.start()
         for hook in app.state.startup_hooks:
             await hook(app)
-        _settle_the_heap()
+        _settle_the_heap(settings.gc_thresholds)
         log.info("serving on %s (database %s)", settings.public_url, engine.url.get_backend_name())
         try:
             yield
@@ -87,7 +108,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
             await app.state.tables.stop()
             await engine.dispose()
 
-    app = FastAPI(title="TwentyNine", version="0.1.0", lifespan=lifespan)
+    app = TwentyNineApp(title="TwentyNine", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
     app.state.mailer = Mailer(settings)
     app.state.guest_limiter = SlidingWindow(20, 3600)
@@ -107,7 +128,6 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(oidc_router)
     app.include_router(tables_router)
     app.include_router(history_router)
-    app.include_router(tables_ws)
     app.include_router(friends_router)
 
     from ..web import mount as mount_web_client

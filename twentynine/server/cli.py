@@ -48,8 +48,13 @@ def _settings(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def uvicorn_options() -> dict[str, Any]:
     """How every server process runs uvicorn: small socket messages, no per-message deflate
-    (its compressor state costs ~100 KiB a connection; the table's states are small)."""
-    return {"ws_max_size": 65536, "ws_per_message_deflate": False}
+    (its compressor state costs ~100 KiB a connection; the table's states are small), and the
+    lighter WebSocket protocol of ``server/sockets.py``."""
+    return {
+        "ws": "twentynine.server.sockets:LeanWebSocketProtocol",
+        "ws_max_size": 65536,
+        "ws_per_message_deflate": False,
+    }
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -48,6 +48,8 @@ class Settings:
     bot_delay_ms: int = 600  # pause before a bot acts, so people can follow
     next_deal_seconds: float = 4.0  # the result stays on the table this long
     chat_max_length: int = 300
+    #: the cyclic garbage collector's thresholds (``gc.set_threshold``), see app.py
+    gc_thresholds: tuple[int, int, int] = (700, 300, 100)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -111,6 +113,12 @@ def load_settings(**overrides: Any) -> Settings:
         "bot_delay_ms": ("BOT_DELAY_MS", int),
         "next_deal_seconds": ("NEXT_DEAL_SECONDS", float),
     }
+    raw_gc = _env("GC_THRESHOLDS")
+    if raw_gc:
+        parts = tuple(int(x) for x in raw_gc.split(","))
+        if len(parts) != 3 or min(parts) < 1:
+            raise ValueError("GC_THRESHOLDS is three positive numbers, e.g. 2000,100,100")
+        values["gc_thresholds"] = parts
     for key, (name, conv) in env_map.items():
         raw = _env(name)
         if raw != "":

@@ -83,3 +83,43 @@ async def test_one_table_in_order(app: FastAPI) -> None:
     with pytest.raises(StaleVersion):
         await store.save(table_id, 3, 4, {"v": 4}, "playing")
     assert (await _stored(app))[table_id] == (20, {"v": 20}, "playing")
+
+
+async def test_what_the_writer_stores_reads_back_through_the_orm(
+    app: FastAPI, database_url: str
+) -> None:
+    """On a SQLite file the writer has its own connection and thread (plain sqlite3): what it
+    writes must read back through SQLAlchemy exactly as SQLAlchemy's own writes do."""
+    from twentynine.server.db import utcnow
+    from twentynine.server.tables.models import TableSeat
+
+    store = TableStore(app.state.sessionmaker)
+    assert (store.sqlite is not None) == database_url.startswith("sqlite")
+    (table_id,) = await _tables(app, 1)
+    async with app.state.sessionmaker() as db:
+        for seat in range(4):
+            db.add(TableSeat(table_id=table_id, seat=seat))
+        await db.commit()
+    state = {"game": {"deals": [1, 2], "names": ["Ана", "नेपाल"], "none": None}, "ok": True}
+    before = utcnow()
+    seats = [(0, None, "expert", False), (2, None, "", True)]
+    await store.save(table_id, 0, 1, state, "playing", seats)
+    await store.save(table_id, 1, 2, None, "paused")
+    async with app.state.sessionmaker() as db:
+        row = await db.get(GameTable, table_id)
+        assert row is not None
+        assert (row.version, row.state, row.status) == (2, None, "paused")
+        assert before <= row.updated_at <= utcnow()
+        got = {
+            s.seat: (s.user_id, s.bot, s.joined)
+            for s in await db.scalars(select(TableSeat).where(TableSeat.table_id == table_id))
+        }
+    assert got == {
+        0: (None, "expert", False),
+        1: (None, "", False),
+        2: (None, "", True),
+        3: (None, "", False),
+    }
+    await store.save(table_id, 2, 3, state, "playing")
+    assert (await _stored(app))[table_id] == (3, state, "playing")
+    await store.close()

@@ -120,5 +120,5 @@ class TableManager:
         for runtime in list(self.tables.values()):
             await runtime.stop()
         self.tables.clear()
-        await self.store.flush()
+        await self.store.close()
         await self.fanout.stop()

@@ -110,23 +110,28 @@ def seat_name(user_id: int | None, bot: str, names: dict[int, str]) -> str:
 OUTBOX_LIMIT = 256
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Connection:
     """One WebSocket: who it is, what it sees, and what waits to be sent to it.
 
-    Messages wait in ``outbox`` and go out in order from a sending task that runs only while
-    there is something to send (an idle connection holds no task). ``None`` in the outbox
-    closes the socket (code 4000: reconnect for a fresh snapshot). Nothing is sent before
-    ``open`` is called (the first message, the snapshot, goes out before anything queued)."""
+    Messages wait in ``outbox`` and go out in order: at once through ``send_now`` when the
+    socket has one (a plain function that writes the frame, or answers False when it cannot
+    now), else from a sending task that runs only while there is something to send (an idle
+    connection holds no task). ``None`` in the outbox closes the socket (code 4000: reconnect
+    for a fresh snapshot). Nothing is sent before ``open`` is called (the first message, the
+    snapshot, goes out before anything queued). Thousands sit idle at once, so the fields are
+    small: slots, and lists rather than deques (an empty deque holds a 64-slot block)."""
 
     user_id: int | None
     name: str
     seat: int | None  # the seat it plays, or None for a spectator
     send: Callable[[dict[str, Any]], Awaitable[None]]
     close_socket: Callable[[], Awaitable[None]] | None = None
-    toggled: set[int] = field(default_factory=set)
-    outbox: deque[dict[str, Any] | None] = field(default_factory=deque)
-    last_messages: deque[float] = field(default_factory=deque)
+    send_now: Callable[[dict[str, Any]], bool] | None = None
+    toggled: frozenset[int] = frozenset()
+    outbox: list[dict[str, Any] | None] = field(default_factory=list)
+    #: when its latest messages came (monotonic seconds), for the socket's rate limit
+    last_messages: list[float] = field(default_factory=list)
     closed: bool = False
     opened: bool = False
     sending: asyncio.Task[None] | None = None
@@ -140,22 +145,38 @@ class Connection:
         self.kick()
 
     def kick(self) -> None:
-        if self.opened and self.outbox and (self.sending is None or self.sending.done()):
+        if not self.opened or not self.outbox:
+            return
+        if self.sending is not None and not self.sending.done():
+            return  # the sending task takes what was added
+        outbox, send_now = self.outbox, self.send_now
+        if send_now is not None:
+            try:
+                while outbox and outbox[0] is not None and send_now(outbox[0]):
+                    del outbox[0]
+            except Exception:
+                self._gone()
+                return
+        if outbox:
             self.sending = asyncio.create_task(self._drain())
 
     async def _drain(self) -> None:
         try:
             while self.outbox:
-                message = self.outbox.popleft()
+                message = self.outbox.pop(0)  # a short list: most often one message
                 if message is None:
                     self.outbox.clear()
                     if self.close_socket is not None:
                         await self.close_socket()
                     return
                 await self.send(message)
-        except Exception:  # the socket went away: its reader ends the connection
-            self.closed = True
-            self.outbox.clear()
+        except Exception:
+            self._gone()
+
+    def _gone(self) -> None:
+        """A write failed: the socket went away (its reader ends the connection)."""
+        self.closed = True
+        self.outbox.clear()
 
     async def stop(self) -> None:
         """The socket ended: stop sending."""
@@ -222,6 +243,9 @@ class TableRuntime:
         self.bots: dict[int, Bot] = {}
         #: the newest version whose events this process's connections were sent
         self.sent = version
+        #: events of other processes' versions not sent here yet, as they arrive (by version)
+        self.arrived: dict[int, list[dict[str, Any]]] = {}
+        self.arrival = asyncio.Event()
         if state:
             self._restore(state)
 
@@ -243,9 +267,15 @@ class TableRuntime:
 
     async def submit(self, command: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``command`` in the table's order and return its result (or raise its error)."""
+        return await self.post(command)
+
+    def post(self, command: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
+        """Queue ``command`` in the table's order; the future of its result. Nobody need wait
+        for it: a failure nobody reads is logged by the queue's worker."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self.inbox.put((command, future))
-        return await future
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
+        self.inbox.put_nowait((command, future))
+        return future
 
     async def _work(self) -> None:
         while True:
@@ -254,8 +284,10 @@ class TableRuntime:
                 try:
                     result = await command()
                 except StaleVersion:
-                    # another process stored a change first: catch up, then try once more
+                    # another process stored a change first: catch up (and tell this
+                    # process's connections what they missed), then try once more
                     await self.reload()
+                    await self._tell_missed(self.version)
                     result = await command()
             except StaleVersion:
                 await self.reload()
@@ -347,7 +379,15 @@ class TableRuntime:
             self._restore(row.state)
 
     async def on_remote(self, message: dict[str, Any]) -> None:
-        """A change another process stored, or a chat line it received."""
+        """A change another process stored, or a chat line it received. Queued, not waited
+        for: the fanout's reader goes straight on to the next message (a command may be
+        waiting for exactly that message, see ``_tell_missed``)."""
+
+        if message.get("type") != "chat":
+            version = int(message.get("version", 0))
+            if version > self.sent:  # kept until sent (a version may arrive before the one
+                self.arrived[version] = list(message.get("events", []))  # before it)
+                self.arrival.set()
 
         async def command() -> None:
             if message.get("type") == "chat":
@@ -359,10 +399,7 @@ class TableRuntime:
                 return  # this process told its connections of that version already
             if version > self.version:
                 await self.reload()
-            events = list(message.get("events", []))
-            self.recent.append((version, orjson.dumps(events)))
-            self.sent = version
-            self._broadcast(events)
+            await self._tell_missed(version)
             self._schedule_bots()
             game = self.game
             if (  # another process ended the deal: the table's leader deals the next one
@@ -380,7 +417,41 @@ class TableRuntime:
                         wait = max(0.0, seat.takeover_at - time.time())
                         self._start_timer(key, wait, self._takeover(i))
 
-        await self.submit(command)
+        self.post(command)
+
+    #: how long to wait for another process's versions to arrive before sending a snapshot
+    MISSED_WAIT = 2.0
+
+    async def _tell_missed(self, upto: int) -> None:
+        """Send this process's connections the versions after ``sent`` up to ``upto`` that
+        other processes made, in order and in one message: their events as they arrive over
+        the fanout (a version can be stored here before its message comes, or after a later
+        one's). A version that has not come within ``MISSED_WAIT`` seconds is replaced by a
+        fresh snapshot, so that nobody is left with a gap."""
+        if upto <= self.sent:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.MISSED_WAIT
+        while not all(v in self.arrived for v in range(self.sent + 1, upto + 1)):
+            left = deadline - loop.time()
+            if left <= 0:
+                break
+            self.arrival.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrival.wait(), left)
+        events: list[dict[str, Any]] = []
+        complete = True
+        for v in range(self.sent + 1, upto + 1):
+            got = self.arrived.get(v)
+            if got is None:
+                complete = False
+                continue
+            events += got
+            self.recent.append((v, orjson.dumps(got)))
+        for v in [v for v in self.arrived if v <= upto]:
+            del self.arrived[v]
+        self.sent = upto
+        self._broadcast(events, snapshot=not complete)
 
     async def refresh_lead(self) -> None:
         """Keep (or take) the lease; a process that just took it picks up the table's duties."""
@@ -513,7 +584,7 @@ class TableRuntime:
             "view": view_json,
         }
 
-    def _broadcast(self, events: list[dict[str, Any]]) -> None:
+    def _broadcast(self, events: list[dict[str, Any]], snapshot: bool = False) -> None:
         """Each connection's own message: the table and each distinct view built once."""
         table = self.table_json()
         views: dict[int | frozenset[int], dict[str, Any] | None] = {}
@@ -525,7 +596,10 @@ class TableRuntime:
                 if v is not None and public is None:
                     public = v.public_json()
                 views[key] = None if v is None else {**(public or {}), **v.private_json()}
-            self.push(conn, self.message_for(conn, events, table=table, view_json=views[key]))
+            self.push(
+                conn,
+                self.message_for(conn, events, snapshot, table=table, view_json=views[key]),
+            )
 
     def push(self, conn: Connection, message: dict[str, Any]) -> None:
         if conn.closed:

@@ -6,16 +6,27 @@ while a transaction is under way go together in the next one. Each change keeps 
 compare-and-set and its own answer (stored, or :class:`StaleVersion`), and a table's change is
 acknowledged only once its transaction committed. A failing batch is retried change by change,
 so one bad change cannot fail the others.
+
+On a SQLite file the writer has a connection of its own (the standard library's ``sqlite3``) on
+a thread of its own, and a batch is one call to that thread: through the async driver each
+statement is a trip to the driver's thread and back through a busy event loop, and those trips
+cost more than the writing (about 0.3 ms of CPU a change, against a tenth of that). The batch
+takes SQLite's write lock first (``BEGIN IMMEDIATE``), so nobody writes between its read of
+the versions and its updates. Elsewhere (PostgreSQL) the batch goes through SQLAlchemy.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from sqlalchemy import Table, bindparam, select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from ..db import utcnow
 from ..history.models import DealHistory, DealPlayer
@@ -63,11 +74,118 @@ class _Change:
     done: asyncio.Future[None]
 
 
+def _sqlite_file(maker: async_sessionmaker[AsyncSession]) -> str | None:
+    """The database file when ``maker`` opens a SQLite file (not an in-memory database)."""
+    engine = maker.kw.get("bind")
+    if not isinstance(engine, AsyncEngine) or engine.dialect.name != "sqlite":
+        return None
+    path = engine.url.database
+    return path if path and path != ":memory:" and not path.startswith("file:") else None
+
+
+def _sqlite_time(when: dt.datetime) -> str:
+    """A DateTime as SQLAlchemy stores it in SQLite."""
+    return when.strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+class SqliteWriter:
+    """Writes batches of changes to a SQLite file from one thread with its own connection
+    (see the module's note)."""
+
+    SELECT_CHUNK = 500  # ids in one IN (...): far below SQLite's limit on parameters
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="table-store")
+        self._conn: sqlite3.Connection | None = None
+        t, s = _TABLES.name, _SEATS.name
+        self._select = f"SELECT id, version FROM {t} WHERE id IN ({{}})"
+        self._update_table = (
+            f"UPDATE {t} SET version = ?, state = ?, status = ?, updated_at = ? "
+            "WHERE id = ? AND version = ?"
+        )
+        self._update_seat = (
+            f"UPDATE {s} SET user_id = ?, bot = ?, joined = ? WHERE table_id = ? AND seat = ?"
+        )
+
+    async def write(self, batch: list[_Change], now: dt.datetime) -> set[int]:
+        """One transaction for the batch; the indexes of the changes whose version was stale.
+        The snapshots are encoded here, on the event loop's thread (orjson is quick)."""
+        when = _sqlite_time(now)
+        rows = [
+            (
+                c.new_version,
+                None
+                if c.state is None
+                else orjson.dumps(c.state, option=orjson.OPT_NON_STR_KEYS).decode(),
+                c.status,
+                when,
+                c.table_id,
+                c.version,
+            )
+            for c in batch
+        ]
+        seats = [
+            [(user, bot, int(joined), c.table_id, seat) for seat, user, bot, joined in c.seats]
+            if c.seats
+            else []
+            for c in batch
+        ]
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._write, rows, seats)
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn = conn
+        return self._conn
+
+    def _write(self, rows: list[tuple[Any, ...]], seats: list[list[tuple[Any, ...]]]) -> set[int]:
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            ids = [r[4] for r in rows]
+            stored: dict[str, int] = {}
+            for i in range(0, len(ids), self.SELECT_CHUNK):
+                chunk = ids[i : i + self.SELECT_CHUNK]
+                sql = self._select.format(",".join("?" * len(chunk)))
+                stored.update(conn.execute(sql, chunk).fetchall())
+            stale = {i for i, r in enumerate(rows) if stored.get(r[4]) != r[5]}
+            fresh = [r for i, r in enumerate(rows) if i not in stale]
+            if fresh:
+                updated = conn.executemany(self._update_table, fresh).rowcount
+                if updated != len(fresh):  # cannot happen under the write lock; never guess
+                    raise StaleBatch()
+            seat_rows = [row for i, rs in enumerate(seats) if i not in stale for row in rs]
+            if seat_rows:
+                conn.executemany(self._update_seat, seat_rows)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return stale
+
+    def close(self) -> None:
+        def close() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        self._thread.submit(close).result()
+        self._thread.shutdown()
+
+
 class TableStore:
     def __init__(self, maker: async_sessionmaker[AsyncSession]) -> None:
         self.maker = maker
         self._pending: list[_Change] = []
         self._writer: asyncio.Task[None] | None = None
+        path = _sqlite_file(maker)
+        self.sqlite = SqliteWriter(path) if path is not None else None
         #: transactions and changes written (for the operator and the tests)
         self.batches = 0
         self.changes = 0
@@ -115,6 +233,12 @@ class TableStore:
         if writer is not None and not writer.done():
             await asyncio.wait({writer})
 
+    async def close(self) -> None:
+        """Write what is pending, then let the SQLite writer's connection and thread go."""
+        await self.flush()
+        if self.sqlite is not None:
+            await asyncio.to_thread(self.sqlite.close)
+
     async def _write_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
@@ -150,8 +274,13 @@ class TableStore:
         waits for a turn of a busy event loop): read the stored versions (locking the rows
         where the database can), update the tables whose version still matches in one
         executemany, then their seats. The indexes of the changes whose version was stale."""
-        ids = [c.table_id for c in batch]
         now = utcnow()
+        if self.sqlite is not None:
+            stale = await self.sqlite.write(batch, now)
+            self.batches += 1
+            self.changes += len(batch)
+            return stale
+        ids = [c.table_id for c in batch]
         async with self.maker() as session:
             db = await session.connection()
             rows = await db.execute(

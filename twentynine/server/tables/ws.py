@@ -1,10 +1,14 @@
-"""The table socket: ``/ws/tables/{id}``. See docs/protocol.md for every message."""
+"""The table socket: ``/ws/tables/{id}``. See docs/protocol.md for every message.
+
+The socket is served straight from ASGI (``TwentyNineApp`` hands it ``(scope, receive, send)``
+before any middleware or router): thousands of sockets sit idle for minutes, and every layer
+in between would keep a frame and wrap every message, each connection's life long."""
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
-import functools
 import json
 import logging
 import time
@@ -13,12 +17,15 @@ from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 import orjson
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter
+from starlette.datastructures import Headers, QueryParams
+from starlette.requests import cookie_parser
+from starlette.types import Receive, Scope, Send
 
 from ...engine.errors import EngineError, NotationError
 from ..deps import user_from_token
 from ..security import SESSION_COOKIE
+from ..sockets import SEND_NOW
 from . import service
 from .models import GameTable
 from .runtime import Connection, TableError, TableRuntime
@@ -27,9 +34,85 @@ from .schemas import Act, Chat, ClientMessage, Hello, Pause, Ping, Reset, Toggle
 log = logging.getLogger("twentynine.ws")
 MESSAGE = TypeAdapter(ClientMessage)
 MAX_MESSAGE = 4096
+PATH_PREFIX = "/ws/tables/"
 
 
-def _origin_ok(ws: WebSocket) -> bool:
+def table_id_of(scope: Scope) -> str | None:
+    """The table id when ``scope`` is a table socket (``/ws/tables/{id}``), else None."""
+    if scope["type"] != "websocket":
+        return None
+    path: str = scope["path"]
+    if not path.startswith(PATH_PREFIX):
+        return None
+    table_id = path[len(PATH_PREFIX) :]
+    return table_id if table_id and "/" not in table_id else None
+
+
+def _encode(message: dict[str, Any]) -> bytes:
+    """A message as one JSON text (orjson: several times quicker than ``json`` for our states)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+
+
+class Disconnected(Exception):
+    """The client went away (or closed the socket)."""
+
+
+class Socket:
+    """One table socket over plain ASGI: what the handler reads of the handshake, and the
+    four things it does (accept, receive a text, send a text, close)."""
+
+    __slots__ = ("_receive", "_send", "_send_now", "headers", "query")
+
+    def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self._receive = receive
+        self._send = send
+        #: the server's synchronous write, where it has one (``server/sockets.py``)
+        self._send_now: Callable[[bytes], bool] | None = scope.get("extensions", {}).get(SEND_NOW)
+        self.headers = Headers(scope=scope)
+        self.query = QueryParams(scope.get("query_string", b""))
+
+    def forget_handshake(self) -> None:
+        """Drop the handshake's headers: an idle connection keeps only its socket."""
+        self.headers = Headers()
+        self.query = QueryParams()
+
+    def cookie(self, name: str) -> str | None:
+        return cookie_parser(self.headers.get("cookie", "")).get(name)
+
+    async def accept(self) -> None:
+        message = await self._receive()
+        if message["type"] != "websocket.connect":
+            raise Disconnected()
+        await self._send({"type": "websocket.accept"})
+
+    async def receive_text(self) -> str | None:
+        """The next message's text; None for a binary one. Raises Disconnected at the end."""
+        message = await self._receive()
+        if message["type"] == "websocket.disconnect":
+            raise Disconnected()
+        text = message.get("text")
+        return text if isinstance(text, str) else None
+
+    def send_json_now(self, message: dict[str, Any]) -> bool:
+        """Write the message at once if the server can; False if it must wait (``send_json``)."""
+        send_now = self._send_now
+        return send_now is not None and send_now(_encode(message))
+
+    async def send_json(self, message: dict[str, Any]) -> None:
+        try:
+            await self._send({"type": "websocket.send", "text": _encode(message).decode()})
+        except OSError as e:  # uvicorn's ClientDisconnected
+            raise Disconnected() from e
+
+    async def close(self, code: int, reason: str = "") -> None:
+        await self._send({"type": "websocket.close", "code": code, "reason": reason})
+
+    async def close_for_snapshot(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.close(4000, "reconnect for a fresh snapshot")
+
+
+def _origin_ok(ws: Socket) -> bool:
     """Refuse cross-site sockets: a browser always sends Origin; it must be this host."""
     origin = ws.headers.get("origin")
     if origin is None:
@@ -37,35 +120,40 @@ def _origin_ok(ws: WebSocket) -> bool:
     return urlparse(origin).netloc == ws.headers.get("host", "")
 
 
-async def table_socket(ws: WebSocket) -> None:
-    """A plain Starlette route (no FastAPI dependency machinery): the endpoint keeps only what
-    the connection needs, so an idle socket holds little memory."""
-    table_id = ws.path_params["table_id"]
-    app = ws.app
+async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, send: Send) -> None:
+    """Serve one table socket for ``app`` (see the module's note)."""
+    ws = Socket(scope, receive, send)
     if not _origin_ok(ws):
         await _refuse(ws, 4403, "cross-site socket refused")
         return
-    found = await _who_and_where(ws, table_id)
+    found = await _who_and_where(app, ws, table_id)
     if isinstance(found, _Refusal):
         await _refuse(ws, found.code, found.reason)
         return
     runtime, user_id, first_name = found
-    await ws.accept()
+    last_version = _last_version(ws.query.get("last_version"))
+    ws.forget_handshake()
+    scope["headers"] = []  # the server's scope outlives the handshake too
+    try:
+        await ws.accept()
+    except Disconnected:
+        return
     conn = Connection(
         user_id,
         first_name,
         runtime.seat_of(user_id),
-        functools.partial(_send, ws),
-        functools.partial(_close_for_snapshot, ws),
+        ws.send_json,
+        ws.close_for_snapshot,
+        ws.send_json_now,
     )
-    first = await runtime.connect(conn, _last_version(ws.query_params.get("last_version")))
-    first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
-    await _send(ws, first)
-    del first
-    conn.open()
     try:
+        first = await runtime.connect(conn, last_version)
+        first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
+        await ws.send_json(first)
+        del first
+        conn.open()
         await _reader(ws, runtime, conn, app.state.settings.socket_messages_per_10s)
-    except WebSocketDisconnect:
+    except Disconnected:
         pass
     finally:
         await _unless_stopped(runtime, lambda: runtime.disconnect(conn))
@@ -77,14 +165,15 @@ class _Refusal(NamedTuple):
     reason: str
 
 
-async def _who_and_where(ws: WebSocket, table_id: str) -> tuple[TableRuntime, int, str] | _Refusal:
+async def _who_and_where(
+    app: Any, ws: Socket, table_id: str
+) -> tuple[TableRuntime, int, str] | _Refusal:
     """(the table's runtime, the user's id, first name), or why the socket is refused."""
-    app = ws.app
     async with app.state.sessionmaker() as db:
-        user = await user_from_token(db, ws.cookies.get(SESSION_COOKIE))
+        user = await user_from_token(db, ws.cookie(SESSION_COOKIE))
         # no id holds a NUL (PostgreSQL cannot even compare one); codes are ASCII
         row = await db.get(GameTable, table_id) if "\x00" not in table_id else None
-        code = ws.query_params.get("code")
+        code = ws.query.get("code")
         code = code if code is None or code.isascii() else ""
         allowed = row is not None and await service.can_view(db, row, user, code)
     if user is None:
@@ -95,10 +184,6 @@ async def _who_and_where(ws: WebSocket, table_id: str) -> tuple[TableRuntime, in
     if runtime is None:
         return _Refusal(4404, "no such table")
     return runtime, user.id, user.first_name
-
-
-router = APIRouter()
-router.add_websocket_route("/ws/tables/{table_id}", table_socket)
 
 
 async def _unless_stopped(runtime: TableRuntime, command: Callable[[], Awaitable[None]]) -> None:
@@ -117,11 +202,6 @@ async def _unless_stopped(runtime: TableRuntime, command: Callable[[], Awaitable
     task.result()
 
 
-async def _send(ws: WebSocket, message: dict[str, Any]) -> None:
-    """One JSON text frame (orjson: several times quicker than ``json`` for our states)."""
-    await ws.send_text(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
-
-
 def _last_version(text: str | None) -> int | None:
     """The ``last_version`` query parameter: a plain number, else none (a fresh snapshot).
     ``str.isdigit`` alone lets "²" and 5000-digit numbers through to ``int``, which fails."""
@@ -130,11 +210,12 @@ def _last_version(text: str | None) -> int | None:
     return None
 
 
-async def _refuse(ws: WebSocket, code: int, reason: str) -> None:
+async def _refuse(ws: Socket, code: int, reason: str) -> None:
     """Close with ``code`` (docs/protocol.md). A close before the handshake would reach the
     client as a bare HTTP 403, so the socket is accepted first; nothing is sent on it."""
-    await ws.accept()
-    await ws.close(code=code, reason=reason)
+    with contextlib.suppress(Disconnected, OSError):
+        await ws.accept()
+        await ws.close(code, reason)
 
 
 def _chat(row: Any) -> dict[str, Any]:
@@ -143,21 +224,17 @@ def _chat(row: Any) -> dict[str, Any]:
     return chat_json(row)
 
 
-async def _close_for_snapshot(ws: WebSocket) -> None:
-    with contextlib.suppress(Exception):
-        await ws.close(code=4000, reason="reconnect for a fresh snapshot")
-
-
-async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit: int) -> None:
+async def _reader(ws: Socket, runtime: TableRuntime, conn: Connection, limit: int) -> None:
     while True:
-        text = await _receive(ws)
+        text = await ws.receive_text()
         now = time.monotonic()
-        while conn.last_messages and now - conn.last_messages[0] > 10:
-            conn.last_messages.popleft()
-        if len(conn.last_messages) >= limit:
+        recent = conn.last_messages
+        if recent and now - recent[0] > 10:
+            del recent[: bisect.bisect_left(recent, now - 10)]
+        if len(recent) >= limit:
             _error(runtime, conn, "rate_limited", f"at most {limit} messages in 10 seconds")
             continue
-        conn.last_messages.append(now)
+        recent.append(now)
         if text is None:
             _error(runtime, conn, "malformed", "messages are JSON in text frames, not binary")
             continue
@@ -178,15 +255,6 @@ async def _reader(ws: WebSocket, runtime: TableRuntime, conn: Connection, limit:
             _error(runtime, conn, "malformed", str(e))
         except EngineError as e:
             _error(runtime, conn, getattr(e, "reason", "illegal"), str(e))
-
-
-async def _receive(ws: WebSocket) -> str | None:
-    """The next frame's text; None for a binary frame (``receive_text`` fails on one)."""
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
-    text = message.get("text")
-    return text if isinstance(text, str) else None
 
 
 async def _handle(runtime: TableRuntime, conn: Connection, message: Any) -> None:

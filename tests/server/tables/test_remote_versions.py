@@ -1,0 +1,81 @@
+"""Versions made by other processes reach this process's connections in order and complete,
+whatever order their fanout messages arrive in (several processes publish; a process can also
+store a version before the message of the one before it has come)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from twentynine.engine.records import RulesSpec
+from twentynine.server.settings import Settings
+from twentynine.server.tables.runtime import Connection, Seat, TableInfo, TableRuntime
+
+
+class _NoStore:
+    """Nothing stored: a reload finds no row and changes nothing."""
+
+    async def load(self, table_id: str) -> None:
+        return None
+
+
+async def _runtime() -> tuple[TableRuntime, list[dict[str, Any]]]:
+    info = TableInfo("remote1", "hosted", None, RulesSpec("standard", {}))
+    runtime = TableRuntime(info, [Seat() for _ in range(4)], _NoStore(), Settings(), version=7)  # type: ignore[arg-type]
+    got: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        got.append(message)
+
+    conn = Connection(None, "Watcher", None, send)
+    conn.open()
+    runtime.conns.add(conn)
+    runtime.start()
+    return runtime, got
+
+
+async def _settled(runtime: TableRuntime) -> None:
+    """Until the table's queue has run everything queued so far."""
+
+    async def nothing() -> None:
+        return None
+
+    await runtime.submit(nothing)
+
+
+def _state(version: int, name: str) -> dict[str, Any]:
+    return {"type": "state", "version": version, "events": [{"type": "test", "name": name}]}
+
+
+async def test_a_version_that_arrives_before_the_one_before_it_waits_for_it() -> None:
+    runtime, got = await _runtime()
+    try:
+        # 9 comes first; 8 a moment later: the connection gets 8's events, then 9's
+        await runtime.on_remote(_state(9, "b"))
+        await asyncio.sleep(0.05)  # 9's command is under way, waiting for 8
+        assert got == [] and runtime.sent == 7
+        await runtime.on_remote(_state(8, "a"))
+        await _settled(runtime)
+        states = [m for m in got if m["type"] == "state"]
+        assert [[e["name"] for e in m["events"]] for m in states] == [["a", "b"]]
+        assert not states[0]["snapshot"] and runtime.sent == 9
+        assert [v for v, _ in runtime.recent] == [8, 9]  # for catch-ups too
+        assert runtime.arrived == {}
+    finally:
+        await runtime.stop()
+
+
+async def test_a_version_that_never_comes_gives_a_snapshot() -> None:
+    runtime, got = await _runtime()
+    runtime.MISSED_WAIT = 0.05
+    try:
+        await runtime.on_remote(_state(10, "c"))  # 8 and 9 never come
+        await _settled(runtime)
+        states = [m for m in got if m["type"] == "state"]
+        assert len(states) == 1 and states[0]["snapshot"]
+        assert runtime.sent == 10
+        await runtime.on_remote(_state(9, "late"))  # too late: already covered
+        await _settled(runtime)
+        assert len([m for m in got if m["type"] == "state"]) == 1
+    finally:
+        await runtime.stop()

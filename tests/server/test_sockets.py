@@ -1,0 +1,107 @@
+"""The lighter WebSocket protocol (server/sockets.py): its queue and gate, and the
+``twentynine.send_now`` extension under a real uvicorn server."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from typing import Any
+
+import pytest
+import uvicorn
+from websockets.asyncio.client import connect
+
+from twentynine.server.cli import uvicorn_options
+from twentynine.server.sockets import SEND_NOW, Gate, Inbox
+
+
+async def test_inbox_hands_items_over_in_order_and_wakes_its_reader() -> None:
+    inbox = Inbox()
+    assert inbox.empty()
+    reader = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    assert not reader.done()  # waits for an item
+    inbox.put_nowait("a")
+    inbox.put_nowait("b")
+    assert await reader == "a"
+    assert inbox.qsize() == 1
+    assert await inbox.get() == "b"
+    assert inbox.empty()
+
+
+async def test_inbox_refuses_a_second_reader_and_survives_a_cancelled_one() -> None:
+    inbox = Inbox()
+    first = asyncio.ensure_future(inbox.get())
+    await asyncio.sleep(0)
+    with pytest.raises(RuntimeError, match="one reader"):
+        await inbox.get()
+    first.cancel()
+    await asyncio.sleep(0)
+    inbox.put_nowait(1)
+    assert await inbox.get() == 1  # the cancelled reader left no waiter behind
+
+
+async def test_gate_holds_waiters_while_shut_and_lets_all_through_when_opened() -> None:
+    gate = Gate()
+    assert gate.is_set()
+    assert await gate.wait()  # open: no wait
+    gate.clear()
+    waiters = [asyncio.ensure_future(gate.wait()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert not any(w.done() for w in waiters)
+    gate.set()
+    assert await asyncio.gather(*waiters) == [True, True, True]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
+    seen: dict[str, Any] = {}
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            return
+        send_now = scope["extensions"].get(SEND_NOW)
+        seen["has"] = send_now is not None
+        seen["before_accept"] = send_now(b"early") if send_now else None
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        seen["now"] = [send_now(b'{"n":1}'), send_now("καλημέρα".encode())]
+        await send({"type": "websocket.send", "text": "after"})  # the ASGI way still works
+        message = await receive()
+        seen["received"] = message.get("text")
+        await send({"type": "websocket.close", "code": 1000})
+        seen["after_close"] = send_now(b"late")
+
+    port = _free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", **uvicorn_options()
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            await asyncio.sleep(0.02)
+        async with connect(f"ws://127.0.0.1:{port}/x") as ws:
+            got = [await ws.recv() for _ in range(3)]
+            await ws.send("hi")
+            await asyncio.sleep(0.1)
+    finally:
+        server.should_exit = True
+        await asyncio.to_thread(thread.join, 10)
+    assert got == ['{"n":1}', "καλημέρα", "after"]
+    assert seen == {
+        "has": True,
+        "before_accept": False,  # nothing goes out before the handshake
+        "now": [True, True],
+        "received": "hi",
+        "after_close": False,
+    }

@@ -1,0 +1,138 @@
+"""uvicorn's WebSocket protocol (websockets' sans-I/O one), lighter for thousands of idle
+sockets: every table socket stays open for a whole game, most of the time with nothing to do.
+
+Per connection, uvicorn keeps an ``asyncio.Queue`` of received events (four deques, each
+with a 64-slot block) and an ``asyncio.Event`` for write flow control (one more deque), and the
+handshake's request and response (their headers) for the connection's whole life. Here the
+queue and the event are small slotted objects that hold a list or a future only while used,
+and the handshake is let go once the socket is accepted. Everything else is uvicorn's.
+
+It also offers the app an ASGI extension, ``twentynine.send_now`` in the scope's
+``extensions``: a plain function that writes one text frame (UTF-8 bytes) at once when the
+socket is open and its transport takes more data, and answers False otherwise (the app then
+uses the ASGI ``send``, which waits). A table sends every state to four or more sockets; doing
+it without a task, a coroutine and a future for each is most of what sending costs.
+
+Used by ``twentynine serve`` through ``cli.uvicorn_options()``; tests run real servers with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request
+
+SEND_NOW = "twentynine.send_now"
+
+
+class Inbox:
+    """What uvicorn's protocol asks of its ``asyncio.Queue``: ``put_nowait``, ``empty`` and
+    ``get``, for one reader at a time (the ASGI app's ``receive``)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[Any] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    async def get(self) -> Any:
+        while not self._items:
+            if self._waiter is not None:
+                raise RuntimeError("one reader at a time")
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+
+class Gate:
+    """What uvicorn's protocol asks of its ``asyncio.Event`` (open while the transport takes
+    more data): ``set``, ``clear``, ``is_set`` and ``wait``; waiters are kept only while the
+    gate is shut."""
+
+    __slots__ = ("_open", "_waiters")
+
+    def __init__(self) -> None:
+        self._open = True
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._open
+
+    def set(self) -> None:
+        self._open = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._open = False
+
+    async def wait(self) -> bool:
+        if self._open:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        await waiter
+        return True
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol with the small queue and gate above, letting go of
+    the handshake once the socket is accepted."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Gate()  # type: ignore[assignment]
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_now
+
+    def send_now(self, text: bytes) -> bool:
+        """One text frame (``text``: UTF-8) written now, as the ASGI ``websocket.send`` would;
+        False (nothing written) when it cannot be written at once."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+        ):
+            return False
+        try:
+            self.conn.send_text(text)
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if self.handshake_complete and getattr(self, "response", None) is not None:
+            # accepted (or refused): the request and response are not read again
+            self.request = None  # type: ignore[assignment]
+            self.response = None  # type: ignore[assignment]
