@@ -27,8 +27,9 @@ is bounded in count and time.
         [--pid PID] [--no-floor] [--no-compression] [--profile cpu|memory|timing]
         [--next-deal S]
 
-``--profile cpu`` runs the same app under cProfile, from the moment every socket is connected,
-in a wrapper process instead of ``twentynine serve`` (``--profile memory``: tracemalloc snapshots
+``--profile cpu`` runs the same app under cProfile, from the moment every socket is connected
+until the measured window's last action is in (not the sockets closing after it), in a wrapper
+process instead of ``twentynine serve`` (``--profile memory``: tracemalloc snapshots
 before and after the sockets connect) and prints where the time (or the memory) goes, and the
 time the garbage collector held the loop. ``--profile timing`` runs no profiler: it prints where
 an action's latency goes (how long a change waits for the table store's writer, the writer's
@@ -167,9 +168,14 @@ class GcPauses:
 
         self.reset()
         self._start = 0.0
+        self.on = True
         gc.callbacks.append(self._callback)
 
+    def stop(self) -> None:
+        self.on = False
+
     def reset(self) -> None:
+        self.on = True
         self.seconds = 0.0
         self.longest = 0.0
         self.runs = [0, 0, 0]
@@ -179,7 +185,16 @@ class GcPauses:
         self.long: list[tuple[float, int, float]] = []
 
     def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if not self.on:
+            return
         if phase == "start":
+            if info["generation"] >= 1 and os.environ.get("XGCDUMP"):
+                import collections
+                objs = gc.get_objects(generation=1)
+                c = collections.Counter(type(o).__qualname__ for o in objs)
+                with open("/tmp/gcdump.txt", "a") as f:
+                    f.write(f"gen{info['generation']} {len(objs)} {c.most_common(25)}\n")
+                del objs
             self._start = time.perf_counter()
             return
         pause = time.perf_counter() - self._start
@@ -263,9 +278,14 @@ class Timing:
         self.gc.reset()
         asyncio.get_running_loop().create_task(self._ticks())
 
+    def stop(self) -> None:
+        """The measured window is over (the sockets closing after it are not counted)."""
+        self.on = False
+        self.gc.stop()
+
     async def _ticks(self) -> None:
         loop = asyncio.get_running_loop()
-        while True:
+        while self.on:
             t0 = loop.time()
             await asyncio.sleep(0.01)
             lag = loop.time() - t0 - 0.01
@@ -350,6 +370,7 @@ def profiled_server(kind: str, port: int, data_dir: Path) -> None:
     if kind == "timing":
         timing = Timing()
         signal.signal(signal.SIGUSR1, lambda _sig, _frame: timing.start())
+        signal.signal(signal.SIGUSR2, lambda _sig, _frame: timing.stop())
         try:
             uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options())
         finally:
@@ -363,7 +384,12 @@ def profiled_server(kind: str, port: int, data_dir: Path) -> None:
         gc_pauses.reset()
         prof.enable()
 
+    def end_run(_sig: int, _frame: Any) -> None:
+        prof.disable()
+        gc_pauses.stop()
+
     signal.signal(signal.SIGUSR1, start_run)
+    signal.signal(signal.SIGUSR2, end_run)
     try:
         uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options())
     finally:
@@ -781,6 +807,7 @@ async def drive(
     compression: bool,
     before_idle: Callable[[], Awaitable[None]] | None = None,
     after_idle: Callable[[], Awaitable[None]] | None = None,
+    after_run: Callable[[], None] | None = None,
 ) -> RunResult:
     """Connect 4 sockets per table (``endpoints[table][seat]`` is its URL and cookie), measure
     idle memory, then play at ``rate`` for ``seconds``."""
@@ -828,6 +855,8 @@ async def drive(
         await asyncio.sleep(0.05)
     gc.enable()  # once the last actions measured are in
     gc.unfreeze()
+    if after_run is not None:
+        after_run()
     rss_after = rss_kib(pid) if pid else None
     for t in tables:
         t.closing = True
@@ -882,6 +911,10 @@ async def run_ours(
         ]
         profile_dir = work / "profile"
 
+        def after_run() -> None:
+            if server is not None and args.profile in ("cpu", "timing"):
+                server.signal(signal.SIGUSR2)  # stop profiling: the run is over
+
         async def snapshot(n: int) -> None:
             if server is not None and args.profile in ("cpu", "timing") and n == 2:
                 server.signal(signal.SIGUSR1)  # start profiling: the run begins
@@ -900,6 +933,7 @@ async def run_ours(
             not args.no_compression,
             lambda: snapshot(1),
             lambda: snapshot(2),
+            after_run,
         )
         out.update(result.summary())
     except Exception:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from twentynine.engine import Phase, RoundState, Rules, apply, legal_actions, start_round
 from twentynine.engine.cards import card_code, parse_card
 from twentynine.engine.state import partner
-from twentynine.engine.views import View, spectator_view, view
+from twentynine.engine.views import View, seat_private_json, shared_json, spectator_view, view
 
 from .kit import dealers, decks, rules_any
 
@@ -134,6 +134,9 @@ def test_public_part_is_the_same_for_every_viewer(
         views += [spectator_view(state), spectator_view(state, {0, 1, 2, 3})]
         public = views[0].public_json()
         assert not set(public) & set(PRIVATE_FIELDS)
+        assert shared_json(state) == public  # built straight from the state
+        for seat in range(4):  # and a seat's private part, without the rest of its view
+            assert seat_private_json(state, seat) == views[seat].private_json()
         for v in views:
             assert v.public_json() == public
             assert set(v.private_json()) == set(PRIVATE_FIELDS)

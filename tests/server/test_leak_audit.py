@@ -351,22 +351,38 @@ def _leak_in_table(original: Callable[..., dict[str, Any]]) -> Callable[..., dic
     return table_json
 
 
-LEAKS: dict[str, tuple[str, Callable[..., Any]]] = {
-    "spectators see every hand": ("spectator_view", leak_every_hand_to_spectators),
-    "players see their partner's hand": ("view", leak_partner_hand),
-    "players are told the trump suit": ("view", leak_trump),
-    "spectators see the face-down trump card": ("spectator_view", leak_trump_card),
-    "a debug field in the table carries a hand": ("table_json", _leak_in_table),
+def _private(leaky_view: Callable[[RoundState, int], View]) -> Callable[..., dict[str, Any]]:
+    """The same leak in the private part a broadcast builds for a seat (``seat_private_json``)."""
+
+    def seat_private_json(st: RoundState, seat: int) -> dict[str, Any]:
+        return leaky_view(st, seat).private_json()
+
+    return seat_private_json
+
+
+#: each leak planted in every function of the runtime it could come through
+LEAKS: dict[str, list[tuple[str, Callable[..., Any]]]] = {
+    "spectators see every hand": [("spectator_view", leak_every_hand_to_spectators)],
+    "players see their partner's hand": [
+        ("view", leak_partner_hand),
+        ("seat_private_json", _private(leak_partner_hand)),
+    ],
+    "players are told the trump suit": [
+        ("view", leak_trump),
+        ("seat_private_json", _private(leak_trump)),
+    ],
+    "spectators see the face-down trump card": [("spectator_view", leak_trump_card)],
+    "a debug field in the table carries a hand": [("table_json", _leak_in_table)],
 }
 
 
 @pytest.fixture(params=list(LEAKS))
 def leak(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    name, patch = LEAKS[request.param]
-    if name == "table_json":
-        monkeypatch.setattr(TableRuntime, "table_json", patch(TableRuntime.table_json))
-    else:
-        monkeypatch.setattr(runtime_module, name, patch)
+    for name, patch in LEAKS[request.param]:
+        if name == "table_json":
+            monkeypatch.setattr(TableRuntime, "table_json", patch(TableRuntime.table_json))
+        else:
+            monkeypatch.setattr(runtime_module, name, patch)
     yield request.param
 
 

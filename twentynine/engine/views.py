@@ -83,17 +83,16 @@ class View:
 
     def private_json(self) -> dict[str, Any]:
         """The fields that depend on who is looking (:data:`PRIVATE_FIELDS`)."""
-        return {
-            "viewer": self.viewer,
-            "sees": sorted(self.sees),
-            "to_act": list(self.to_act),
-            "legal": [action_text(a) for a in self.legal],
-            "legal_json": [action_json(a) for a in self.legal],
-            "hands": [None if h is None else [card_code(c) for c in h] for h in self.hands],
-            "indicator": None if self.indicator is None else card_code(self.indicator),
-            "trump": None if self.trump is None else SUITS[self.trump],
-            "pair_window": self.pair_window,
-        }
+        return _private_json(
+            self.viewer,
+            self.sees,
+            self.to_act,
+            self.legal,
+            self.hands,
+            self.indicator,
+            self.trump,
+            self.pair_window,
+        )
 
     def public_json(self) -> dict[str, Any]:
         """The fields every view of the same state shares, whoever looks: a server sending one
@@ -177,6 +176,32 @@ def view(st: RoundState, seat: int) -> View:
     return _build(st, seat, frozenset((seat,)), tuple(legal_actions(st, seat)))
 
 
+def seat_private_json(st: RoundState, seat: int) -> dict[str, Any]:
+    """``view(st, seat).private_json()``, without building the rest of the view: a server
+    sending one state to four players builds the shared part once and this for each."""
+    from .round import legal_actions
+
+    if not 0 <= seat <= 3:
+        raise ValueError(f"there is no seat {seat}; seats are 0-3")
+    sees = frozenset((seat,))
+    hands, indicator, trump = _seen(st, sees)
+    return _private_json(
+        seat,
+        sees,
+        _to_act(st, sees),
+        legal_actions(st, seat),
+        hands,
+        indicator,
+        trump,
+        _pair_window(st, sees),
+    )
+
+
+def shared_json(st: RoundState) -> dict[str, Any]:
+    """The part of every view of ``st`` that is the same whoever looks (``public_json``)."""
+    return _build(st, None, frozenset(), ()).public_json()
+
+
 def spectator_view(st: RoundState, seats: Iterable[int] = ()) -> View:
     """A spectator's view, with the hands of ``seats`` face up (what those players see)."""
     sees = frozenset(seats)
@@ -188,6 +213,61 @@ def spectator_view(st: RoundState, seats: Iterable[int] = ()) -> View:
 def _build(
     st: RoundState, viewer: int | None, sees: frozenset[int], legal: tuple[Action, ...]
 ) -> View:
+    hands_out, indicator, trump = _seen(st, sees)
+    bidder_known = st.bidder >= 0
+    return View(
+        viewer=viewer,
+        sees=sees,
+        rules=st.rules,
+        dealer=st.dealer,
+        first_hand=st.first_hand,
+        phase=st.phase,
+        to_act=_to_act(st, sees),
+        legal=legal,
+        hands=hands_out,
+        hand_sizes=tuple(h.bit_count() for h in st.hands),
+        has_indicator=st.indicator >= 0,
+        indicator=indicator,
+        calls=st.calls,
+        holder=_opt(st.holder),
+        bid=st.bid,
+        speaker=_opt(st.speaker) if st.phase is Phase.AUCTION else None,
+        bidder=_opt(st.bidder),
+        target=st.target if bidder_known and st.caller < 0 else None,
+        trump_mode=TRUMP_MODE_NAMES[st.trump_mode]
+        if bidder_known and st.phase > Phase.TRUMP
+        else None,
+        trump=trump,
+        trump_shown=st.trump_shown,
+        shown_by=_opt(st.shown_by),
+        shown_in_trick=_opt(st.shown_in_trick),
+        stake=st.stake if st.phase is Phase.OVER else st.current_stake,
+        double_level=st.double_level,
+        caller=_opt(st.caller),
+        single_hand_level=st.single_hand_level,
+        sits_out=partner(st.caller) if st.caller >= 0 else None,
+        leader=_opt(st.leader),
+        turn=_opt(st.turn) if st.phase is Phase.PLAY else None,
+        lead_suit=_opt(st.lead_suit),
+        trick=st.trick,
+        tricks=st.tricks,
+        points=st.points,
+        tricks_won=st.tricks_won,
+        pair_by=_opt(st.pair_by),
+        pair_window=_pair_window(st, sees),
+        must_trump=_opt(st.must_trump),
+        outcome=st.outcome or None,
+        reason=st.reason or None,
+        score_delta=st.score_delta,
+        early=st.early,
+    )
+
+
+def _seen(
+    st: RoundState, sees: frozenset[int]
+) -> tuple[tuple[tuple[Card, ...] | None, ...], Card | None, int | None]:
+    """What the private knowledge of the seats ``sees`` shows: the four hands (None: face
+    down), the face-down indicator card and the trump suit (None where not known)."""
     over = st.phase is Phase.OVER
     visible: dict[int, int] = {}
     sees_indicator = over
@@ -203,54 +283,40 @@ def _build(
     hands_out = tuple(
         tuple(sorted_for_display(visible[s])) if s in visible else None for s in range(4)
     )
-    bidder_known = st.bidder >= 0
-    return View(
-        viewer=viewer,
-        sees=sees,
-        rules=st.rules,
-        dealer=st.dealer,
-        first_hand=st.first_hand,
-        phase=st.phase,
-        to_act=_to_act(st, sees),
-        legal=legal,
-        hands=hands_out,
-        hand_sizes=tuple(h.bit_count() for h in st.hands),
-        has_indicator=st.indicator >= 0,
-        indicator=st.indicator if sees_indicator and st.indicator >= 0 else None,
-        calls=st.calls,
-        holder=_opt(st.holder),
-        bid=st.bid,
-        speaker=_opt(st.speaker) if st.phase is Phase.AUCTION else None,
-        bidder=_opt(st.bidder),
-        target=st.target if bidder_known and st.caller < 0 else None,
-        trump_mode=TRUMP_MODE_NAMES[st.trump_mode]
-        if bidder_known and st.phase > Phase.TRUMP
-        else None,
-        trump=st.trump if knows_trump and st.trump >= 0 else None,
-        trump_shown=st.trump_shown,
-        shown_by=_opt(st.shown_by),
-        shown_in_trick=_opt(st.shown_in_trick),
-        stake=st.stake if over else st.current_stake,
-        double_level=st.double_level,
-        caller=_opt(st.caller),
-        single_hand_level=st.single_hand_level,
-        sits_out=partner(st.caller) if st.caller >= 0 else None,
-        leader=_opt(st.leader),
-        turn=_opt(st.turn) if st.phase is Phase.PLAY else None,
-        lead_suit=_opt(st.lead_suit),
-        trick=st.trick,
-        tricks=st.tricks,
-        points=st.points,
-        tricks_won=st.tricks_won,
-        pair_by=_opt(st.pair_by),
-        # who may declare a pair tells that they hold K and Q of trump: theirs to know
-        pair_window=st.pair_window if st.pair_window in sees else None,
-        must_trump=_opt(st.must_trump),
-        outcome=st.outcome or None,
-        reason=st.reason or None,
-        score_delta=st.score_delta,
-        early=st.early,
+    return (
+        hands_out,
+        st.indicator if sees_indicator and st.indicator >= 0 else None,
+        st.trump if knows_trump and st.trump >= 0 else None,
     )
+
+
+def _pair_window(st: RoundState, sees: frozenset[int]) -> int | None:
+    # who may declare a pair tells that they hold K and Q of trump: theirs to know
+    return st.pair_window if st.pair_window in sees else None
+
+
+def _private_json(
+    viewer: int | None,
+    sees: frozenset[int],
+    to_act: Iterable[int],
+    legal: Iterable[Action],
+    hands: tuple[tuple[Card, ...] | None, ...],
+    indicator: Card | None,
+    trump: int | None,
+    pair_window: int | None,
+) -> dict[str, Any]:
+    legal = tuple(legal)
+    return {
+        "viewer": viewer,
+        "sees": sorted(sees),
+        "to_act": list(to_act),
+        "legal": [action_text(a) for a in legal],
+        "legal_json": [action_json(a) for a in legal],
+        "hands": [None if h is None else [card_code(c) for c in h] for h in hands],
+        "indicator": None if indicator is None else card_code(indicator),
+        "trump": None if trump is None else SUITS[trump],
+        "pair_window": pair_window,
+    }
 
 
 def _to_act(st: RoundState, sees: frozenset[int]) -> tuple[int, ...]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,6 +19,7 @@ from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
 from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
+from .heap import IdleCollector, settle_the_heap
 from .history.router import router as history_router
 from .mail import Mailer
 from .security import CSRFMiddleware, SlidingWindow
@@ -65,22 +65,6 @@ class TwentyNineApp(FastAPI):
             await table_socket(self, table_id, scope, receive, send)
 
 
-def _settle_the_heap(thresholds: tuple[int, int, int]) -> None:
-    """Everything made at start (modules, numba, the tables loaded) lives as long as the
-    process: keep it out of the cyclic garbage collector's passes, which otherwise walk it all
-    again and again (a full pass over ~200k start-up objects paused the loop for ~100 ms).
-
-    Then the collector's thresholds (``Settings.gc_thresholds``). Young passes stay small and
-    frequent (700, Python's own: each holds the loop about a millisecond; at 10,000 they held
-    it 25-80 ms, since every socket's waiting reader is young). Middle passes come every 300
-    young ones and full ones every 100 middle ones: with 4,000 sockets a middle pass takes
-    ~30-50 ms and a full one ~300 ms, so at 1,000 actions/s they come minutes apart (measured
-    by ``benchmarks/load.py --profile timing``)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*thresholds)
-
-
 def create_app(settings: Settings | None = None, run_migrations: bool = True) -> FastAPI:
     settings = ensure_secret(settings or load_settings())
 
@@ -98,11 +82,14 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
         await app.state.tables.start()
         for hook in app.state.startup_hooks:
             await hook(app)
-        _settle_the_heap(settings.gc_thresholds)
+        settle_the_heap(settings.gc_thresholds)
+        idle_collector = IdleCollector()
+        idle_collector.start()
         log.info("serving on %s (database %s)", settings.public_url, engine.url.get_backend_name())
         try:
             yield
         finally:
+            await idle_collector.stop()
             for hook in reversed(app.state.shutdown_hooks):
                 await hook(app)
             await app.state.tables.stop()

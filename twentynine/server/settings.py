@@ -48,7 +48,7 @@ class Settings:
     bot_delay_ms: int = 600  # pause before a bot acts, so people can follow
     next_deal_seconds: float = 4.0  # the result stays on the table this long
     chat_max_length: int = 300
-    #: the cyclic garbage collector's thresholds (``gc.set_threshold``), see app.py
+    #: the cyclic garbage collector's thresholds (``gc.set_threshold``), see heap.py
     gc_thresholds: tuple[int, int, int] = (700, 300, 100)
     extra: dict[str, Any] = field(default_factory=dict)
 

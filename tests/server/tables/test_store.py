@@ -4,6 +4,9 @@ keeps its own compare-and-set and its own answer."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -29,14 +32,100 @@ async def _stored(app: FastAPI) -> dict[str, tuple[int, Any, str]]:
         return {r.id: (r.version, r.state, r.status) for r in rows}
 
 
+#: a test of the SQLite writer alone (PostgreSQL changes always go through the writer task)
+SQLITE_ONLY = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
+@contextlib.contextmanager
+def sqlite_write_lock(store: TableStore) -> Iterator[None]:
+    """Another connection holds SQLite's write lock (as a request's transaction can)."""
+    assert store.sqlite is not None
+    other = sqlite3.connect(store.sqlite.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        other.execute("COMMIT")
+        other.close()
+
+
 async def test_changes_arriving_together_share_a_transaction(app: FastAPI) -> None:
     store = TableStore(app.state.sessionmaker)
     ids = await _tables(app, 40)
-    await asyncio.gather(*(store.save(t, 0, 1, {"n": i}, "playing") for i, t in enumerate(ids)))
+    saves = [store.save(t, 0, 1, {"n": i}, "playing") for i, t in enumerate(ids)]
+    if store.sqlite is None:
+        await asyncio.gather(*saves)
+    else:  # on SQLite only a change that finds the write lock taken waits for a transaction
+        with sqlite_write_lock(store):
+            waiting = asyncio.gather(*saves)
+            await asyncio.sleep(0.05)
+            assert not waiting.done()  # none written while the lock is held
+        await waiting
+        assert store.sqlite.handed_over == 40 and store.sqlite.written_at_once == 0
     assert store.changes == 40
     assert store.batches < 40  # the first goes alone, the rest wait for it and go together
     stored = await _stored(app)
     assert all(stored[t] == (1, {"n": i}, "playing") for i, t in enumerate(ids))
+    await store.close()
+
+
+@SQLITE_ONLY
+async def test_on_sqlite_a_change_is_written_at_once_when_the_lock_is_free(
+    app: FastAPI, database_url: str
+) -> None:
+    store = TableStore(app.state.sessionmaker)
+    assert store.sqlite is not None
+    ids = await _tables(app, 3)
+    # the save ends without waiting for anything: committed on the spot
+    save = store.save(ids[0], 0, 1, {"a": 1}, "playing")
+    with pytest.raises(StopIteration):  # the coroutine ends at its first step
+        save.send(None)
+    assert (await _stored(app))[ids[0]] == (1, {"a": 1}, "playing")
+    with pytest.raises(StaleVersion):  # the compare-and-set holds there too
+        await store.save(ids[0], 0, 1, {"a": 2}, "playing")
+    with pytest.raises(TypeError):  # a snapshot that cannot be stored changes nothing
+        await store.save(ids[1], 0, 1, {"bad": object()}, "playing")
+    assert (await _stored(app))[ids[1]] == (0, None, "waiting")
+    # while the lock is taken the change waits for the writer's thread; once it is free,
+    # changes are written at once again
+    with sqlite_write_lock(store):
+        waiting = asyncio.ensure_future(store.save(ids[1], 0, 1, {"b": 1}, "playing"))
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+    await waiting
+    await store.save(ids[2], 0, 1, {"c": 1}, "playing")
+    # at once: a, the stale a, c (the one that could not be stored failed before any writing)
+    assert (store.sqlite.written_at_once, store.sqlite.handed_over) == (3, 1)
+    stored = await _stored(app)
+    assert [stored[t] for t in ids] == [
+        (1, {"a": 1}, "playing"),
+        (1, {"b": 1}, "playing"),
+        (1, {"c": 1}, "playing"),
+    ]
+    await store.close()
+
+
+@SQLITE_ONLY
+async def test_on_sqlite_the_write_ahead_log_is_checkpointed_and_starts_again(
+    app: FastAPI, database_url: str
+) -> None:
+    store = TableStore(app.state.sessionmaker)
+    assert store.sqlite is not None
+    store.sqlite.CHECKPOINT_EVERY = 20
+    (table_id,) = await _tables(app, 1)
+    big = {"padding": "x" * 3000}
+    for v in range(200):
+        await store.save(table_id, v, v + 1, big, "playing")
+        if store.sqlite._checkpointing is not None:
+            await asyncio.wait({store.sqlite._checkpointing})
+    assert store.sqlite.checkpoints >= 9
+    # the log holds only what came since the last checkpoint, not 200 snapshots
+    probe = sqlite3.connect(store.sqlite.path, isolation_level=None)
+    _busy, frames, _moved = probe.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    probe.close()
+    assert 0 <= frames < 100, frames
+    assert (await _stored(app))[table_id] == (200, big, "playing")
+    await store.close()
 
 
 async def test_a_stale_change_is_refused_alone(app: FastAPI) -> None:

@@ -42,7 +42,7 @@ from ...engine.records import DealRecord, RulesSpec
 from ...engine.round import to_act
 from ...engine.rules import Rules
 from ...engine.shuffle import next_deck, secure_rng, uniform_deck
-from ...engine.views import View, spectator_view, view
+from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
 from ..settings import Settings
 from .fanout import Fanout, LocalFanout
 from .store import StaleVersion, TableStore
@@ -589,13 +589,21 @@ class TableRuntime:
         table = self.table_json()
         views: dict[int | frozenset[int], dict[str, Any] | None] = {}
         public: dict[str, Any] | None = None  # the part of every view that is the same
+        rnd = None if self.game is None else self.game.round
         for conn in list(self.conns):
-            key = conn.seat if conn.seat is not None else self.viewer_seats(conn)
+            seat = conn.seat
+            key = seat if seat is not None else self.viewer_seats(conn)
             if key not in views:
-                v = self.view_for(conn)
-                if v is not None and public is None:
-                    public = v.public_json()
-                views[key] = None if v is None else {**(public or {}), **v.private_json()}
+                if rnd is None:
+                    views[key] = None
+                else:
+                    if public is None:
+                        public = shared_json(rnd)
+                    if seat is not None:
+                        private = seat_private_json(rnd, seat)
+                    else:
+                        private = spectator_view(rnd, self.viewer_seats(conn)).private_json()
+                    views[key] = {**public, **private}
             self.push(
                 conn,
                 self.message_for(conn, events, snapshot, table=table, view_json=views[key]),
