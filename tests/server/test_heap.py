@@ -1,4 +1,5 @@
-"""The idle collector runs the middle generation's pass only when the process is idle."""
+"""The paced collector: a young pass when none has come for a tick, the middle generation's
+pass once the tables are idle."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from twentynine.server.heap import IdleCollector
+from twentynine.server.heap import PacedCollector, young_passes
 
 
 def middle_passes() -> int:
@@ -29,55 +30,87 @@ def small_thresholds() -> Iterator[None]:
 
 def feed_young_passes(n: int, keep: list[object]) -> None:
     """At least ``n`` young passes, each leaving survivors for the middle generation."""
-    start = gc.get_stats()[0]["collections"]
-    while gc.get_stats()[0]["collections"] < start + n:
+    start = young_passes()
+    while young_passes() < start + n:
         keep.append([[] for _ in range(50)])
 
 
-def test_collects_the_middle_generation_once_idle(small_thresholds: None) -> None:
+class Work:
+    """A stand-in for the count of table changes."""
+
+    def __init__(self) -> None:
+        self.done = 0
+
+    def __call__(self) -> int:
+        return self.done
+
+
+def test_a_young_pass_when_none_came_for_a_tick(small_thresholds: None) -> None:
+    work = Work()
+    collector = PacedCollector(work, idle_after=0.5, interval=0.1)
+    keep: list[object] = [[]]
+    gc.collect(0)
+    work.done += 1
+    assert collector.tick() is None  # a young pass came since the last look
+    # objects replaced, not added: the collector's count does not move, nor start a pass
+    young = young_passes()
+    for _ in range(20):
+        keep[0] = []
+    assert young_passes() == young
+    work.done += 1
+    assert collector.tick() == "young"
+    assert young_passes() == young + 1 and collector.young_runs == 1
+
+
+def test_the_middle_generation_once_the_tables_are_idle(small_thresholds: None) -> None:
+    work = Work()
+    collector = PacedCollector(work, idle_after=0.3, interval=0.1, backlog=10)
     keep: list[object] = []
-    collector = IdleCollector(backlog=10)
     feed_young_passes(12, keep)
     assert gc.get_count()[1] >= 10
-    # busy: young passes since the last look, so it leaves the collector alone
     before = middle_passes()
-    assert not collector.tick()
+    # tables busy: no middle pass, however many young ones wait
+    for _ in range(5):
+        work.done += 1
+        assert collector.tick() != "middle"
     assert middle_passes() == before
-    # idle now (nothing made since): the middle pass runs, and the backlog is gone
-    assert collector.tick()
+    # idle for three ticks (0.3 s): the middle pass runs, and the backlog is gone
+    ran = [collector.tick() for _ in range(3)]
+    assert ran[-1] == "middle" and "middle" not in ran[:-1]
     assert middle_passes() == before + 1
-    assert gc.get_count()[1] == 0 and collector.runs == 1
-    # still idle, but nothing waits in the middle generation: nothing to do
-    assert not collector.tick()
+    assert gc.get_count()[1] == 0 and collector.middle_runs == 1
+    # still idle, nothing waits in the middle generation: at most a (cheap) young pass
+    assert collector.tick() in (None, "young")
     assert middle_passes() == before + 1
 
 
 def test_a_small_backlog_is_left_to_the_collector(small_thresholds: None) -> None:
     keep: list[object] = []
-    collector = IdleCollector(backlog=10)
+    collector = PacedCollector(Work(), idle_after=0.1, interval=0.1, backlog=10)
     gc.collect(1)
     feed_young_passes(3, keep)
-    collector.tick()
     before = middle_passes()
-    assert not collector.tick()  # idle, but only a few young passes' worth
+    for _ in range(3):
+        assert collector.tick() != "middle"  # idle, but only a few young passes' worth
     assert middle_passes() == before
 
 
-def test_not_while_the_collector_is_disabled(small_thresholds: None) -> None:
+def test_nothing_while_the_collector_is_disabled(small_thresholds: None) -> None:
     keep: list[object] = []
-    collector = IdleCollector(backlog=10)
+    collector = PacedCollector(Work(), idle_after=0.1, interval=0.1, backlog=10)
     feed_young_passes(12, keep)
-    collector.tick()
     gc.disable()
     try:
-        assert not collector.tick()
+        passes = (young_passes(), middle_passes())
+        assert [collector.tick() for _ in range(3)] == [None] * 3
+        assert (young_passes(), middle_passes()) == passes
     finally:
         gc.enable()
 
 
 async def test_runs_in_the_background_and_stops() -> None:
-    collector = IdleCollector(interval=0.01)
+    collector = PacedCollector(Work(), interval=0.01)
     collector.start()
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.1)
     await collector.stop()
-    assert collector._task is None
+    assert collector.young_runs + collector.middle_runs > 0

@@ -19,7 +19,7 @@ from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
 from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
-from .heap import IdleCollector, settle_the_heap
+from .heap import PacedCollector, settle_the_heap
 from .history.router import router as history_router
 from .mail import Mailer
 from .security import CSRFMiddleware, SlidingWindow
@@ -83,13 +83,13 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
         for hook in app.state.startup_hooks:
             await hook(app)
         settle_the_heap(settings.gc_thresholds)
-        idle_collector = IdleCollector()
-        idle_collector.start()
+        collector = PacedCollector(lambda: app.state.tables.store.changes)
+        collector.start()
         log.info("serving on %s (database %s)", settings.public_url, engine.url.get_backend_name())
         try:
             yield
         finally:
-            await idle_collector.stop()
+            await collector.stop()
             for hook in reversed(app.state.shutdown_hooks):
                 await hook(app)
             await app.state.tables.stop()

@@ -112,6 +112,7 @@ async def test_on_sqlite_the_write_ahead_log_is_checkpointed_and_starts_again(
     store = TableStore(app.state.sessionmaker)
     assert store.sqlite is not None
     store.sqlite.CHECKPOINT_EVERY = 20
+    store.sqlite.RESTART_EVERY = 2  # the log starts again every 40 changes
     (table_id,) = await _tables(app, 1)
     big = {"padding": "x" * 3000}
     for v in range(200):

@@ -23,8 +23,9 @@ versions and its updates.
   (group commit as above); changes handed in meanwhile follow it there.
 * That connection never moves the write-ahead log into the database file itself (a checkpoint
   flushes the disk: several milliseconds). The writer's thread does it every
-  ``CHECKPOINT_EVERY`` changes, first alongside the writers (``PASSIVE``), then briefly holding
-  them off (``RESTART``) so that the log starts again from its beginning and stays small.
+  ``CHECKPOINT_EVERY`` changes alongside the writers (``PASSIVE``), and every few of those
+  also briefly holds them off (``RESTART``) so that the log starts again from its beginning
+  and stays small.
 
 Elsewhere (PostgreSQL) the batch goes through SQLAlchemy.
 """
@@ -113,6 +114,8 @@ class SqliteWriter:
     SELECT_CHUNK = 500  # ids in one IN (...): far below SQLite's limit on parameters
     #: changes written at once between two checkpoints of the write-ahead log
     CHECKPOINT_EVERY = 500
+    #: every this many checkpoints, one that starts the log again (holding writers off briefly)
+    RESTART_EVERY = 8
     #: how long a checkpoint waits for readers before it leaves the log as it is (ms)
     CHECKPOINT_WAIT_MS = 20
 
@@ -221,13 +224,16 @@ class SqliteWriter:
         return self._inline
 
     def _checkpoint(self) -> None:
-        """Move the write-ahead log into the database file: alongside the writers first, then
-        holding them off for the little that came meanwhile, so the log starts again."""
+        """Move the write-ahead log into the database file alongside the writers; every
+        ``RESTART_EVERY``-th time also hold them off for the little that came meanwhile, so
+        that the log starts again from its beginning (a change that finds the lock taken
+        then waits on this thread: a few milliseconds, every few thousand changes)."""
         conn = self._connection()
         conn.execute(f"PRAGMA busy_timeout={self.CHECKPOINT_WAIT_MS}")
         try:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+            if (self.checkpoints + 1) % self.RESTART_EVERY == 0:
+                conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
         finally:
             conn.execute("PRAGMA busy_timeout=30000")
         self.checkpoints += 1
