@@ -188,22 +188,6 @@ class GcPauses:
         if not self.on:
             return
         if phase == "start":
-            if os.environ.get("XGCDUMP"):
-                objs0 = gc.get_objects(generation=0)
-                if len(objs0) > 5000:
-                    import collections
-                    c = collections.Counter(type(o).__qualname__ for o in objs0)
-                    self._pending = (len(objs0), c.most_common(15), [repr(o)[:200] for o in objs0[::3000]])
-                else:
-                    self._pending = (len(objs0),)
-                del objs0
-            if info["generation"] >= 1 and os.environ.get("XGCDUMP"):
-                import collections
-                objs = gc.get_objects(generation=1)
-                c = collections.Counter(type(o).__qualname__ for o in objs)
-                with open("/tmp/gcdump.txt", "a") as f:
-                    f.write(f"gen{info['generation']} {len(objs)} {c.most_common(25)}\n")
-                del objs
             self._start = time.perf_counter()
             return
         pause = time.perf_counter() - self._start
@@ -215,9 +199,6 @@ class GcPauses:
         self.longest_by_generation[generation] = max(self.longest_by_generation[generation], pause)
         if pause > 0.01:
             self.long.append((time.perf_counter(), generation, pause))
-            if os.environ.get("XGCDUMP"):
-                with open("/tmp/gcdump.txt", "a") as f:
-                    f.write(f"long gen{generation} {pause*1e3:.1f} ms {info} count {gc.get_count()} {getattr(self, '_pending', None)}\n")
 
     def describe(self) -> str:
         return (
