@@ -108,9 +108,24 @@ def test_nothing_while_the_collector_is_disabled(small_thresholds: None) -> None
         gc.enable()
 
 
+def test_the_full_pass_when_idle_and_half_due(small_thresholds: None) -> None:
+    gc.set_threshold(100, 1_000_000, 4)  # the full pass due after 4 middle ones
+    gc.collect(1)
+    gc.collect(1)  # two middle passes: half-way
+    work = Work()
+    collector = PacedCollector(work, idle_after=0.2, interval=0.1)
+    full = gc.get_stats()[2]["collections"]
+    work.done += 1
+    assert collector.tick() != "full"  # busy
+    ran = [collector.tick() for _ in range(2)]
+    assert ran[-1] == "full" and collector.full_runs == 1
+    assert gc.get_stats()[2]["collections"] == full + 1 and gc.get_count()[2] == 0
+
+
 async def test_runs_in_the_background_and_stops() -> None:
-    collector = PacedCollector(Work(), interval=0.01)
+    busy = iter(range(1_000_000))  # a table changes at every look: young passes only
+    collector = PacedCollector(lambda: next(busy), interval=0.01)
     collector.start()
     await asyncio.sleep(0.1)
     await collector.stop()
-    assert collector.young_runs + collector.middle_runs > 0
+    assert collector.young_runs > 0 and collector.middle_runs == collector.full_runs == 0

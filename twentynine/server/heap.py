@@ -8,17 +8,19 @@ generations it collects: every table's players wait for it. Two things keep thos
   collector's thresholds are set (``Settings.gc_thresholds``);
 * :class:`PacedCollector`, while serving, adds two passes of its own on a timer:
 
-  - a young pass whenever none has come for a tenth of a second. Python starts one when the
-    objects made outnumber the objects freed by 700, but a busy server mostly *replaces*
-    objects (a table's new state for its old one): the count hardly moves while the young
-    generation fills with the new ones. At the start of a load run it held 38,000 objects
-    after 1.4 s, and its first pass then held the loop ~25 ms; a pass every tenth of a second
-    stays around a millisecond.
-  - the middle generation's pass when no table has changed for half a second, rather than
+  - while the tables are busy, a young pass whenever none has come for a tenth of a second.
+    Python starts one when the objects made outnumber the objects freed by 700, but a busy
+    server mostly *replaces* objects (a table's new state for its old one): the count hardly
+    moves while the young generation fills with the new ones. At the start of a load run it
+    held 38,000 objects after 1.4 s, and its first pass then held the loop ~25 ms; a pass every
+    tenth of a second stays around a millisecond.
+  - once no table has changed for half a second, the middle generation's pass, rather than
     whenever the young passes add up to its threshold, which may be in a busy moment. After
     thousands of sockets connect (a restart: every client comes back at once) the middle
     generation holds about a hundred objects a socket; its pass took ~80 ms, and came, by the
-    count, under the load that followed.
+    count, under the load that followed. When the full pass is half-way due (it walks every
+    object: ~300 ms with 4,000 sockets), that one instead, for the same reason; each middle
+    pass brings it nearer.
 
   (Measured with ``benchmarks/load.py --profile timing``.)
 """
@@ -70,13 +72,14 @@ class PacedCollector:
         self.backlog = backlog
         self.young_runs = 0
         self.middle_runs = 0
+        self.full_runs = 0
         self._passes = young_passes()
         self._work = activity()
         self._quiet = 0  # ticks in a row without activity
         self._task: asyncio.Task[None] | None = None
 
     def tick(self) -> str | None:
-        """One look: "young" or "middle" for the pass it ran, else None."""
+        """One look: "young", "middle" or "full" for the pass it ran, else None."""
         work = self.activity()
         self._quiet = self._quiet + 1 if work == self._work else 0
         self._work = work
@@ -85,11 +88,16 @@ class PacedCollector:
         self._passes = passes
         if not gc.isenabled():
             return None
-        if self._quiet >= self.idle_ticks and gc.get_count()[1] >= self.backlog:
+        idle = self._quiet >= self.idle_ticks
+        if idle and gc.get_count()[2] >= gc.get_threshold()[2] // 2:
+            gc.collect(2)  # due before long: better now than in a busy moment
+            self.full_runs += 1
+            ran = "full"
+        elif idle and gc.get_count()[1] >= self.backlog:
             gc.collect(1)
             self.middle_runs += 1
             ran = "middle"
-        elif none_since:
+        elif none_since and not idle:
             gc.collect(0)
             self.young_runs += 1
             ran = "young"
