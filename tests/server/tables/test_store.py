@@ -117,8 +117,7 @@ async def test_on_sqlite_the_write_ahead_log_is_checkpointed_and_starts_again(
     big = {"padding": "x" * 3000}
     for v in range(200):
         await store.save(table_id, v, v + 1, big, "playing")
-        if store.sqlite._checkpointing is not None:
-            await asyncio.wait({store.sqlite._checkpointing})
+        await store.sqlite.checkpointed()
     assert store.sqlite.checkpoints >= 9
     # the log holds only what came since the last checkpoint, not 200 snapshots
     probe = sqlite3.connect(store.sqlite.path, isolation_level=None)

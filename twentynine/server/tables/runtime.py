@@ -591,18 +591,17 @@ class TableRuntime:
         public: dict[str, Any] | None = None  # the part of every view that is the same
         rnd = None if self.game is None else self.game.round
         for conn in list(self.conns):
-            seat = conn.seat
-            key = seat if seat is not None else self.viewer_seats(conn)
+            key = conn.seat if conn.seat is not None else self.viewer_seats(conn)
             if key not in views:
                 if rnd is None:
                     views[key] = None
                 else:
                     if public is None:
                         public = shared_json(rnd)
-                    if seat is not None:
-                        private = seat_private_json(rnd, seat)
+                    if isinstance(key, int):
+                        private = seat_private_json(rnd, key)
                     else:
-                        private = spectator_view(rnd, self.viewer_seats(conn)).private_json()
+                        private = spectator_view(rnd, key).private_json()
                     views[key] = {**public, **private}
             self.push(
                 conn,

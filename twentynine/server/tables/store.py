@@ -279,6 +279,11 @@ class SqliteWriter:
             raise
         return stale
 
+    async def checkpointed(self) -> None:
+        """Wait for the checkpoint under way, if any."""
+        if self._checkpointing is not None:
+            await asyncio.wait({self._checkpointing})
+
     def close_inline(self) -> None:
         """Close the event loop's connection (on the event loop's thread)."""
         if self._inline is not None:
@@ -357,8 +362,7 @@ class TableStore:
         """Write what is pending, then let the SQLite writer's connections and thread go."""
         await self.flush()
         if self.sqlite is not None:
-            if self.sqlite._checkpointing is not None:
-                await asyncio.wait({self.sqlite._checkpointing})
+            await self.sqlite.checkpointed()
             self.sqlite.close_inline()
             await asyncio.to_thread(self.sqlite.close)
 
