@@ -206,6 +206,17 @@ def test_mid_trick_positions_agree() -> None:
         assert results["numba"] == results["python"] == results["engine"], (label, i)
 
 
+def test_three_trick_loops_agree_with_the_engine_search() -> None:
+    """Four tricks left: every position three tricks from the end that the search meets goes
+    through the kernel's nested three-trick loops (trump shown), on every rule set; the
+    engine-based search has no such shortcut."""
+    rng = random.Random(4)
+    for i, (label, rules) in enumerate(RULE_SETS):
+        st = ending(rules, rng, tricks_left=4, keep_hidden=i % 3 == 0)
+        results = {m: Solver(m).solve(st) for m in ("numba", "engine")}
+        assert results["numba"] == results["engine"], (label, i)
+
+
 def test_single_hands_agree_on_longer_endings() -> None:
     rng = random.Random(31)
     for i in range(6):

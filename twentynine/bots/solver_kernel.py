@@ -39,7 +39,12 @@ The search:
 * a trick is settled once no *opponent* of its winner still to play can beat the winning card
   (the partner beating it keeps the trick in the team);
 * with trump shown, the last two tricks are solved by a small dedicated minimax (each hand's
-  other card by subtraction, trick 8's points by difference) whose exact values are cached.
+  other card by subtraction, trick 8's points by difference) whose exact values are cached;
+* with trump shown and three tricks left, a trick's start still goes through the table and the
+  sure points, but its search is :func:`_three_tricks`: alpha-beta as nested loops over the
+  four cards of trick 6 (the same move ordering), its leaves the cached two-trick values, no
+  frames. Three tricks left is where most of the nodes were (42% of them, and another 16% at
+  the two-trick starts below them).
 
 Measured (``benchmarks/solver.py --deals 200``, nodes are deterministic; CPU times on a shared
 2-core machine, +-15% between runs):
@@ -83,6 +88,19 @@ the same deals; single runs were too noisy: an apparent -20% was load):
   trumps first or last) within +-2%; the first card by one full-window search or an
   aspiration window of +-4 / +-8 instead of bisection: -0.3%..+0.4%; MTD(f) for the first
   card from 1/2, 2/5 or 3/5 of the points: +2..+5% median nodes.
+
+Third round (``--compare``, paired, 200 deals x 2-3 rounds):
+
+* the three-trick loops: -8..-11% CPU against the frames (nodes -0.7%); 1.3M calls on the
+  benchmark's 200 deals, 4.8 two-trick leaves a call;
+* tried, no gain: the three-trick start searched without a frame at all (table and sure points
+  in a called function, +27%; the same inlined, +3%), and the last card of the trick before
+  it valued straight from that function (-12% nodes, but +12% CPU: the search's one big
+  function grows and runs slower); the table skipped at three-trick starts (+29%: nodes
+  35M -> 61M); bounds from the trick's points instead of a leaf's value (+0.5%: weaker
+  bounds in the table); the two-trick cache at 2**15 or 2**16 entries (+2%, +5%) or 2**13
+  (0%), or keyed by the raw hands instead of the canonical key (0%); the lead's ordering
+  dropped inside the loops (+6%); high cards first in the two-trick minimax (+3%).
 
 Pure-Python twin: :func:`load_twin` executes this same file a second time as a separate module
 with ``njit`` replaced by the identity and the lookup tables as lists, so the very same
@@ -538,23 +556,30 @@ def _better(v: int, best: int, maximising: bool) -> bool:
 
 
 @njit(cache=True)
-def _two_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, par: Any) -> int:
+def _two_tricks(
+    h0: int,
+    h1: int,
+    h2: int,
+    h3: int,
+    s0: int,
+    s1: int,
+    s2: int,
+    s3: int,
+    nplay: int,
+    trump: int,
+    nut: int,
+    team: int,
+    caller: int,
+    last_point: int,
+) -> int:
     """The exact value of a trick's start with two cards in every hand (trump shown): alpha-beta
-    over the at most 2 x 2 x 2 x 2 ways to play trick 7; trick 8 is forced."""
-    nplay = par[P_PLAYERS]
-    trump = par[P_TRUMP]
-    nut = par[P_NO_UNDERTRUMP]
-    team = par[P_TEAM]
-    caller = par[P_CALLER]
-    s0 = par[P_SEATS + 4 * leader]
-    s1 = par[P_SEATS + 4 * leader + 1]
-    s2 = par[P_SEATS + 4 * leader + 2]
-    s3 = par[P_SEATS + 4 * leader + 3]
+    over the at most 2 x 2 x 2 x 2 ways to play trick 7 (``s0``... play in that order); trick 8
+    is forced. (Scalars only: see the module's last note.)"""
     g0 = _hand(h0, h1, h2, h3, s0)
     g1 = _hand(h0, h1, h2, h3, s1)
     g2 = _hand(h0, h1, h2, h3, s2)
     g3 = _hand(h0, h1, h2, h3, s3) if nplay == 4 else 0
-    total = _mask_points(g0 | g1 | g2 | g3) + par[P_LAST_POINT]
+    total = _mask_points(g0 | g1 | g2 | g3) + last_point
     # each hand's two cards add up to x0...: the other card of c is x - c
     x0 = _low_card(g0) + _low_card(g0 & (g0 - 1))
     x1 = _low_card(g1) + _low_card(g1 & (g1 - 1))
@@ -625,6 +650,248 @@ def _two_tricks(h0: int, h1: int, h2: int, h3: int, leader: int, par: Any) -> in
             else:
                 b0 = min(b0, best1)
     return best0
+
+
+@njit(cache=True, inline="always")
+def _two_tricks_cached(h0: int, h1: int, h2: int, h3: int, leader: int, par: Any, tt: Any) -> int:
+    """:func:`_two_tricks`, its exact values cached under a canonical key."""
+    k1, k2 = _position_key(h1, h2, h3, h0 | h1 | h2 | h3, leader, 0)
+    key = (k2 << 34) | k1
+    x = (key ^ (key >> 29) ^ (key >> 47)) & 0x7FFFFFFF
+    at = par[P_LAST_BASE] + (((x * 0x5BD1E995) >> 13) & (LAST_SIZE - 1)) * 2
+    gen = par[P_GEN]
+    if tt[at] == key and tt[at + 1] >> 8 == gen:
+        return int(tt[at + 1] & 255)
+    seats = P_SEATS + 4 * leader
+    v = _two_tricks(
+        h0, h1, h2, h3, par[seats], par[seats + 1], par[seats + 2], par[seats + 3],
+        par[P_PLAYERS], par[P_TRUMP], par[P_NO_UNDERTRUMP], par[P_TEAM], par[P_CALLER],
+        par[P_LAST_POINT],
+    )  # fmt: skip
+    tt[at] = key
+    tt[at + 1] = v | (gen << 8)
+    return v
+
+
+@njit(cache=True, inline="always")
+def _ranked(
+    legal: int,
+    in_play: int,
+    n: int,
+    nplay: int,
+    win: int,
+    win_seat: int,
+    seat: int,
+    trump: int,
+    first: int,
+    tops: int,
+    ruffs: int,
+    partner_ruffs: int,
+    dry: bool,
+    safe: bool,
+) -> int:
+    """The moves of a hand of at most three cards, one for each run of equivalent cards, in
+    :func:`_order_score` order, packed: the count in bits 0-1, then six bits a card."""
+    i0 = -1
+    i1 = -1
+    i2 = -1
+    count = 0
+    m = legal
+    while m:
+        c = _low_card(m)
+        m &= m - 1
+        above = in_play & (255 << (c & 24)) & ~((2 << c) - 1)
+        if above:
+            nxt = _low_card(above)
+            if legal >> nxt & 1 and CARD_POINTS[nxt] == CARD_POINTS[c]:
+                continue
+        score = _order_score(
+            c, above, n, nplay, win, win_seat, seat, trump, first, tops, ruffs, partner_ruffs,
+            dry, safe,
+        )  # fmt: skip
+        item = score * 64 + c
+        if item > i0:
+            i2 = i1
+            i1 = i0
+            i0 = item
+        elif item > i1:
+            i2 = i1
+            i1 = item
+        else:
+            i2 = item
+        count += 1
+    return count | ((i0 & 63) << 2) | ((i1 & 63) << 8) | ((i2 & 63) << 14)
+
+
+@njit(cache=True, inline="always")
+def _unfinished_safe(
+    g: int, h: int, seat_g: int, seat_h: int, win: int, win_seat: int, lead: int, trump: int
+) -> bool:
+    """Can no opponent of ``win_seat`` among the (up to two) players still to play, holding
+    ``g`` and ``h``, beat the winning card?"""
+    if (seat_g & 1) != (win_seat & 1) and _can_beat(g, win, lead, trump):
+        return False
+    return not ((seat_h & 1) != (win_seat & 1) and _can_beat(h, win, lead, trump))
+
+
+@njit(cache=True)
+def _three_tricks(
+    h0: int, h1: int, h2: int, h3: int, leader: int, a: int, b: int, first: int, par: Any, tt: Any
+) -> int:
+    """Fail-soft alpha-beta in the window (``a``, ``b``) at a trick's start with three cards in
+    every hand (trump shown): nested loops over the cards of trick 6, the last two tricks from
+    :func:`_two_tricks_cached`. ``first``: the card to try first, or -1. Returns the value
+    + 64 * (the best first card + 1)."""
+    nplay = par[P_PLAYERS]
+    trump = par[P_TRUMP]
+    nut = par[P_NO_UNDERTRUMP]
+    team = par[P_TEAM]
+    caller = par[P_CALLER]
+    seats = P_SEATS + 4 * leader
+    s0 = par[seats]
+    s1 = par[seats + 1]
+    s2 = par[seats + 2]
+    s3 = par[seats + 3]
+    g0 = _hand(h0, h1, h2, h3, s0)
+    g1 = _hand(h0, h1, h2, h3, s1)
+    g2 = _hand(h0, h1, h2, h3, s2)
+    g3 = _hand(h0, h1, h2, h3, s3) if nplay == 4 else 0
+    live = h0 | h1 | h2 | h3
+    max0 = (s0 & 1) == team
+    max1 = (s1 & 1) == team
+    max2 = (s2 & 1) == team
+    max3 = (s3 & 1) == team
+    # the lead's ordering, as in the search
+    tops = 0
+    ruffs = 0
+    partner_ruffs = 0
+    dry = False
+    if trump >= 0 and nplay == 4:
+        tm = 255 << (8 * trump)
+        mate = g2
+        dry = not (g1 | g3) & tm
+        for s in range(4):
+            sm = 255 << (8 * s)
+            lb = (live >> (8 * s)) & 255
+            if lb and mate >> (8 * s + BYTE_HIGH[lb]) & 1:
+                tops |= sm
+            if s != trump:
+                if (g1 & tm and not g1 & sm) or (g3 & tm and not g3 & sm):
+                    ruffs |= sm
+                if mate & tm and not mate & sm:
+                    partner_ruffs |= sm
+    nodes = 0
+    a0 = a
+    b0 = b
+    best0 = -1 if max0 else 1000
+    best_card = -1
+    r0 = _ranked(g0, live, 0, nplay, -1, -1, s0, trump, first, tops, ruffs, partner_ruffs, dry,
+                 True)  # fmt: skip
+    for k0 in range(r0 & 3):
+        if a0 >= b0:
+            break
+        c0 = (r0 >> (2 + 6 * k0)) & 63
+        nodes += 1
+        lead = c0 >> 3
+        top0 = c0 if lead == trump else -1
+        a1 = a0
+        b1 = b0
+        best1 = -1 if max1 else 1000
+        safe1 = nplay == 4 and _unfinished_safe(g2, g3, s2, s3, c0, s0, lead, trump)
+        r1 = _ranked(
+            _legal(g1, 1, lead, top0, trump, nut), live, 1, nplay, c0, s0, s1, trump, -1, 0, 0,
+            0, False, safe1,
+        )  # fmt: skip
+        for k1 in range(r1 & 3):
+            if a1 >= b1:
+                break
+            c1 = (r1 >> (2 + 6 * k1)) & 63
+            nodes += 1
+            w1 = c0
+            ws1 = s0
+            if _beats(c1, c0, trump):
+                w1 = c1
+                ws1 = s1
+            top1 = c1 if c1 >> 3 == trump and c1 > top0 else top0
+            a2 = a1
+            b2 = b1
+            best2 = -1 if max2 else 1000
+            safe2 = nplay == 3 or not ((s3 & 1) != (ws1 & 1) and _can_beat(g3, w1, lead, trump))
+            r2 = _ranked(
+                _legal(g2, 2, lead, top1, trump, nut), live, 2, nplay, w1, ws1, s2, trump, -1,
+                0, 0, 0, False, safe2,
+            )  # fmt: skip
+            for k2 in range(r2 & 3):
+                if a2 >= b2:
+                    break
+                c2 = (r2 >> (2 + 6 * k2)) & 63
+                nodes += 1
+                w2 = w1
+                ws2 = ws1
+                if _beats(c2, w1, trump):
+                    w2 = c2
+                    ws2 = s2
+                if nplay == 3:
+                    got = CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2]
+                    v = got if (ws2 & 1) == team else 0
+                    if ws2 == caller:
+                        played = (1 << c0) | (1 << c1) | (1 << c2)
+                        v += _two_tricks_cached(
+                            h0 & ~played, h1 & ~played, h2 & ~played, h3 & ~played, ws2, par, tt
+                        )
+                else:
+                    top2 = c2 if c2 >> 3 == trump and c2 > top1 else top1
+                    a3 = a2
+                    b3 = b2
+                    v = -1 if max3 else 1000
+                    r3 = _ranked(
+                        _legal(g3, 3, lead, top2, trump, nut), live, 3, nplay, w2, ws2, s3,
+                        trump, -1, 0, 0, 0, False, True,
+                    )  # fmt: skip
+                    for k3 in range(r3 & 3):
+                        if a3 >= b3:
+                            break
+                        c3 = (r3 >> (2 + 6 * k3)) & 63
+                        nodes += 1
+                        ws = ws2
+                        if _beats(c3, w2, trump):
+                            ws = s3
+                        played = (1 << c0) | (1 << c1) | (1 << c2) | (1 << c3)
+                        x = _two_tricks_cached(
+                            h0 & ~played, h1 & ~played, h2 & ~played, h3 & ~played, ws, par, tt
+                        )
+                        if (ws & 1) == team:
+                            x += (
+                                CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2]
+                                + CARD_POINTS[c3]
+                            )  # fmt: skip
+                        if _better(x, v, max3):
+                            v = x
+                            if max3:
+                                a3 = max(a3, x)
+                            else:
+                                b3 = min(b3, x)
+                if _better(v, best2, max2):
+                    best2 = v
+                    if max2:
+                        a2 = max(a2, v)
+                    else:
+                        b2 = min(b2, v)
+            if _better(best2, best1, max1):
+                best1 = best2
+                if max1:
+                    a1 = max(a1, best2)
+                else:
+                    b1 = min(b1, best2)
+        if _better(best1, best0, max0):
+            best0 = best1
+            best_card = c0
+            if max0:
+                a0 = max(a0, best1)
+            else:
+                b0 = min(b0, best1)
+    par[P_NODES] += nodes
+    return best0 + 64 * (best_card + 1)
 
 
 @njit(cache=True, inline="always")
@@ -907,17 +1174,7 @@ def _search(
                         state = _LEAVE
                         continue
                     if held == 2 * nplay and not restricted:
-                        # exact values of the last two tricks, cached under a canonical key
-                        k1, k2 = _position_key(h1, h2, h3, live, leader, 0)
-                        key = (k2 << 34) | k1
-                        x = (key ^ (key >> 29) ^ (key >> 47)) & 0x7FFFFFFF
-                        at = par[P_LAST_BASE] + (((x * 0x5BD1E995) >> 13) & (LAST_SIZE - 1)) * 2
-                        if tt[at] == key and tt[at + 1] >> 8 == gen:
-                            ret = tt[at + 1] & 255
-                        else:
-                            ret = _two_tricks(h0, h1, h2, h3, leader, par)
-                            tt[at] = key
-                            tt[at + 1] = ret | (gen << 8)
+                        ret = _two_tricks_cached(h0, h1, h2, h3, leader, par, tt)
                         state = _LEAVE
                         continue
                 if not restricted and held < 32:
@@ -984,6 +1241,20 @@ def _search(
                             ret = hi
                             state = _LEAVE
                             continue
+                if shown and held == 3 * nplay and not restricted:
+                    # three tricks left: nested loops instead of frames
+                    r = _three_tricks(h0, h1, h2, h3, leader, a, b, tt_best, par, tt)
+                    fr[f + F_ALPHA] = a
+                    fr[f + F_BETA] = b
+                    fr[f + F_SLOT] = slot
+                    fr[f + F_LO] = lo
+                    fr[f + F_HI] = hi
+                    fr[f + F_BEST] = r & 63
+                    fr[f + F_BEST_MOVE] = (r >> 6) - 1
+                    fr[f + F_K] = 0
+                    fr[f + F_COUNT] = 0
+                    state = _NEXT
+                    continue
             seat = par[seats + n]
             fr[f + F_SEAT] = seat
             fr[f + F_A] = a
