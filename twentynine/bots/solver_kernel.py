@@ -556,6 +556,19 @@ def _better(v: int, best: int, maximising: bool) -> bool:
     return v > best if maximising else v < best
 
 
+@njit(cache=True, inline="always")
+def _improve(v: int, best: int, a: int, b: int, maximising: bool) -> tuple[int, int, int, bool]:
+    """A move's value ``v`` at a node of the nested loops: (the node's best value, its window
+    ``a``, ``b``, whether ``v`` is the new best)."""
+    if maximising:
+        if v > best:
+            return v, max(a, v), b, True
+        return best, a, b, False
+    if v < best:
+        return v, a, min(b, v), True
+    return best, a, b, False
+
+
 @njit(cache=True)
 def _two_tricks(
     h0: int,
@@ -632,24 +645,9 @@ def _two_tricks(
                         )  # fmt: skip
                         if _better(x, v, max3):
                             v = x
-                if _better(v, best2, max2):
-                    best2 = v
-                    if max2:
-                        a2 = max(a2, v)
-                    else:
-                        b2 = min(b2, v)
-            if _better(best2, best1, max1):
-                best1 = best2
-                if max1:
-                    a1 = max(a1, best2)
-                else:
-                    b1 = min(b1, best2)
-        if _better(best1, best0, max0):
-            best0 = best1
-            if max0:
-                a0 = max(a0, best1)
-            else:
-                b0 = min(b0, best1)
+                best2, a2, b2, _ = _improve(v, best2, a2, b2, max2)
+            best1, a1, b1, _ = _improve(best2, best1, a1, b1, max1)
+        best0, a0, b0, _ = _improve(best1, best0, a0, b0, max0)
     return best0
 
 
@@ -672,6 +670,30 @@ def _two_tricks_cached(h0: int, h1: int, h2: int, h3: int, leader: int, par: Any
     tt[at] = key
     tt[at + 1] = v | (gen << 8)
     return v
+
+
+@njit(cache=True, inline="always")
+def _lead_info(
+    mate: int, left: int, right: int, in_play: int, trump: int
+) -> tuple[int, int, int, bool]:
+    """What the ordering of a lead (trump shown, four players) needs to know of the other
+    hands: (``tops``, ``ruffs``, ``partner_ruffs``, ``dry``) as :func:`_order_score` takes them."""
+    tops = 0
+    ruffs = 0
+    partner_ruffs = 0
+    tm = 255 << (8 * trump)
+    dry = not (left | right) & tm
+    for s in range(4):
+        sm = 255 << (8 * s)
+        lb = (in_play >> (8 * s)) & 255
+        if lb and mate >> (8 * s + BYTE_HIGH[lb]) & 1:
+            tops |= sm
+        if s != trump:
+            if (left & tm and not left & sm) or (right & tm and not right & sm):
+                ruffs |= sm
+            if mate & tm and not mate & sm:
+                partner_ruffs |= sm
+    return tops, ruffs, partner_ruffs, dry
 
 
 @njit(cache=True, inline="always")
@@ -768,19 +790,7 @@ def _three_tricks(
     partner_ruffs = 0
     dry = False
     if trump >= 0 and nplay == 4:
-        tm = 255 << (8 * trump)
-        mate = g2
-        dry = not (g1 | g3) & tm
-        for s in range(4):
-            sm = 255 << (8 * s)
-            lb = (live >> (8 * s)) & 255
-            if lb and mate >> (8 * s + BYTE_HIGH[lb]) & 1:
-                tops |= sm
-            if s != trump:
-                if (g1 & tm and not g1 & sm) or (g3 & tm and not g3 & sm):
-                    ruffs |= sm
-                if mate & tm and not mate & sm:
-                    partner_ruffs |= sm
+        tops, ruffs, partner_ruffs, dry = _lead_info(g2, g1, g3, live, trump)
     nodes = 0
     a0 = a
     b0 = b
@@ -866,31 +876,12 @@ def _three_tricks(
                                 CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2]
                                 + CARD_POINTS[c3]
                             )  # fmt: skip
-                        if _better(x, v, max3):
-                            v = x
-                            if max3:
-                                a3 = max(a3, x)
-                            else:
-                                b3 = min(b3, x)
-                if _better(v, best2, max2):
-                    best2 = v
-                    if max2:
-                        a2 = max(a2, v)
-                    else:
-                        b2 = min(b2, v)
-            if _better(best2, best1, max1):
-                best1 = best2
-                if max1:
-                    a1 = max(a1, best2)
-                else:
-                    b1 = min(b1, best2)
-        if _better(best1, best0, max0):
-            best0 = best1
+                        v, a3, b3, _ = _improve(x, v, a3, b3, max3)
+                best2, a2, b2, _ = _improve(v, best2, a2, b2, max2)
+            best1, a1, b1, _ = _improve(best2, best1, a1, b1, max1)
+        best0, a0, b0, better = _improve(best1, best0, a0, b0, max0)
+        if better:
             best_card = c0
-            if max0:
-                a0 = max(a0, best1)
-            else:
-                b0 = min(b0, best1)
     par[P_NODES] += nodes
     return best0 + 64 * (best_card + 1)
 
@@ -1287,21 +1278,10 @@ def _search(
             safe = True
             if n == 0:
                 if counting >= 0 and nplay == 4 and not restricted:
-                    tm = 255 << (8 * counting)
-                    mate = _hand(h0, h1, h2, h3, seat ^ 2)
-                    left = _hand(h0, h1, h2, h3, seat ^ 1)
-                    right = _hand(h0, h1, h2, h3, seat ^ 3)
-                    dry = not (left | right) & tm
-                    for s in range(4):
-                        sm = 255 << (8 * s)
-                        lb = (in_play >> (8 * s)) & 255
-                        if lb and mate >> (8 * s + BYTE_HIGH[lb]) & 1:
-                            tops |= sm
-                        if s != counting:
-                            if (left & tm and not left & sm) or (right & tm and not right & sm):
-                                ruffs |= sm
-                            if mate & tm and not mate & sm:
-                                partner_ruffs |= sm
+                    tops, ruffs, partner_ruffs, dry = _lead_info(
+                        _hand(h0, h1, h2, h3, seat ^ 2), _hand(h0, h1, h2, h3, seat ^ 1),
+                        _hand(h0, h1, h2, h3, seat ^ 3), in_play, counting,
+                    )  # fmt: skip
             elif n < nplay - 1 and (win_seat & 1) == (seat & 1):
                 for i in range(n + 1, nplay):
                     s = par[seats + i]
