@@ -97,9 +97,9 @@ Third round (``--compare``, paired, 200 deals x 2-3 rounds):
   in a called function, +27%; the same inlined, +3%), and the last card of the trick before
   it valued straight from that function (-12% nodes, but +12% CPU: the search's one big
   function grows and runs slower); the table skipped at three-trick starts (+29%: nodes
-  35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise; nodes
-  +4.6%: weaker bounds reach the table); the two-trick cache at 2**15 or 2**16 entries (+2%, +5%) or 2**13
-  (0%), or keyed by the raw hands instead of the canonical key (0%); the lead's ordering
+  35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise;
+  nodes +4.6%: weaker bounds reach the table); the two-trick cache at 2**15 or 2**16
+  entries (+2%, +5%) or 2**13 (0%), or keyed by the raw hands instead of the canonical key (0%); the lead's ordering
   dropped inside the loops (+6%); high cards first in the two-trick minimax (+3%);
   ``_position_key`` or ``_two_tricks`` inlined (-0.5%, +6%).
 
