@@ -99,9 +99,9 @@ Third round (``--compare``, paired, 200 deals x 2-3 rounds):
   function grows and runs slower); the table skipped at three-trick starts (+29%: nodes
   35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise;
   nodes +4.6%: weaker bounds reach the table); the two-trick cache at 2**15 or 2**16
-  entries (+2%, +5%) or 2**13 (0%), or keyed by the raw hands instead of the canonical key (0%); the lead's ordering
-  dropped inside the loops (+6%); high cards first in the two-trick minimax (+3%);
-  ``_position_key`` or ``_two_tricks`` inlined (-0.5%, +6%).
+  entries (+2%, +5%) or 2**13 (0%), or keyed by the raw hands instead of the canonical key
+  (0%); the lead's ordering dropped inside the loops (+6%); high cards first in the
+  two-trick minimax (+3%); ``_position_key`` or ``_two_tricks`` inlined (-0.5%, +6%).
 
 Pure-Python twin: :func:`load_twin` executes this same file a second time as a separate module
 with ``njit`` replaced by the identity and the lookup tables as lists, so the very same
