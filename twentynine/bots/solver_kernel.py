@@ -137,7 +137,9 @@ if _PURE_PYTHON:
         return wrap
 
 else:
-    from numba import njit
+    from numba import njit, types
+    from numba.extending import intrinsic
+    from numba.np.numpy_support import carray
 
 # -- tables ------------------------------------------------------------------------------------
 _STRENGTH_POINTS = (0, 0, 0, 0, 1, 1, 2, 3)
@@ -273,6 +275,39 @@ _ENTER = 0  # set up the node at depth d
 _NEXT = 1  # try the next move at depth d, or finish the node
 _RESULT = 2  # ``ret`` (+ the trick's points) is the value of the move just tried at depth d
 _LEAVE = 3  # ``ret`` is the value of the node at depth d: back to its parent
+
+
+# -- arrays passed to called functions as addresses ----------------------------------------------
+# A compiled function that takes an array reference-counts it on every call (atomic increments
+# and decrements): in the hot calls the work arrays travel as addresses instead, and the callee
+# views them again without a reference count. (In the plain-Python twin, the "address" is the
+# list itself.)
+if _PURE_PYTHON:
+
+    def _addr(a: Any) -> Any:
+        return a
+
+    def _at(p: Any, n: int) -> Any:
+        return p
+
+else:
+    _INT64_POINTER: Any = types.CPointer(types.int64)  # type: ignore[no-untyped-call]
+    _intrinsic: Any = intrinsic  # numba's typing of intrinsics is its own
+
+    @_intrinsic  # type: ignore[untyped-decorator]
+    def _int64_pointer(typingctx: Any, addr: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            return builder.inttoptr(args[0], context.get_value_type(_INT64_POINTER))
+
+        return _INT64_POINTER(types.intp), codegen
+
+    @njit(cache=True, inline="always")
+    def _addr(a: Any) -> Any:
+        return a.ctypes.data
+
+    @njit(cache=True, inline="always")
+    def _at(p: Any, n: int) -> Any:
+        return carray(_int64_pointer(p), n)
 
 
 # -- small helpers (scalars only) -----------------------------------------------------------------
@@ -759,12 +794,15 @@ def _unfinished_safe(
 
 @njit(cache=True)
 def _three_tricks(
-    h0: int, h1: int, h2: int, h3: int, leader: int, a: int, b: int, first: int, par: Any, tt: Any
+    h0: int, h1: int, h2: int, h3: int, leader: int, a: int, b: int, first: int, pp: Any, tp: Any
 ) -> int:
     """Fail-soft alpha-beta in the window (``a``, ``b``) at a trick's start with three cards in
     every hand (trump shown): nested loops over the cards of trick 6, the last two tricks from
-    :func:`_two_tricks_cached`. ``first``: the card to try first, or -1. Returns the value
-    + 64 * (the best first card + 1)."""
+    :func:`_two_tricks_cached`. ``first``: the card to try first, or -1; ``pp``, ``tp``: the
+    addresses of the parameters and of the table. Returns the value + 64 * (the best first
+    card + 1)."""
+    par = _at(pp, PARAMS_SIZE)
+    tt = _at(tp, par[P_LAST_BASE] + 2 * LAST_SIZE)
     nplay = par[P_PLAYERS]
     trump = par[P_TRUMP]
     nut = par[P_NO_UNDERTRUMP]
@@ -884,6 +922,122 @@ def _three_tricks(
             best_card = c0
     par[P_NODES] += nodes
     return best0 + 64 * (best_card + 1)
+
+
+@njit(cache=True, inline="always")
+def _tt_slot(k1: int, k2: int, tt_mask: int) -> int:
+    """The bucket of a key in the table."""
+    x = (k1 ^ (k1 >> 29) ^ (k2 & 0xFFFFFFFFFFFF) * 3 ^ (k2 >> 23)) & 0x7FFFFFFF
+    return int((((x * 0x5BD1E995) >> 13) & tt_mask) * BUCKET)
+
+
+@njit(cache=True, inline="always")
+def _tt_find(tt: Any, slot: int, k1: int, k2: int) -> int:
+    """Where the key is in its bucket (0 or ENTRY), or -1."""
+    if tt[slot] == k1 and tt[slot + 1] == k2:
+        return 0
+    if tt[slot + ENTRY] == k1 and tt[slot + ENTRY + 1] == k2:
+        return ENTRY
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _tt_store(
+    tt: Any,
+    slot: int,
+    found: int,
+    k1: int,
+    k2: int,
+    lo: int,
+    hi: int,
+    alpha: int,
+    beta: int,
+    best: int,
+    best_move: int,
+    held: int,
+    gen: int,
+) -> None:
+    """Store what a search in the window (``alpha``, ``beta``) found, ``best`` (fail-soft),
+    over the bounds ``lo``, ``hi`` known before it; ``held``: the cards still in the hands."""
+    if best <= alpha:
+        hi = min(hi, best)
+    elif best >= beta:
+        lo = max(lo, best)
+    else:
+        lo = best
+        hi = best
+    value = lo | (hi << 6) | ((best_move + 1) << 12)
+    if found >= 0:
+        at = slot + found
+        value |= tt[at + 2] & (63 << 18)
+    else:
+        value |= held << 18
+        old = tt[slot]
+        # two entries a bucket: the first keeps the larger position (more cards held), the
+        # second takes whatever comes
+        if (old >> _GEN_SHIFT) != gen or (value >> 18) >= (tt[slot + 2] >> 18):
+            tt[slot + ENTRY] = old
+            tt[slot + ENTRY + 1] = tt[slot + 1]
+            tt[slot + ENTRY + 2] = tt[slot + 2]
+            at = slot
+        else:
+            at = slot + ENTRY
+    tt[at] = k1
+    tt[at + 1] = k2
+    tt[at + 2] = value
+
+
+@njit(cache=True)
+def _node3(
+    h0: int, h1: int, h2: int, h3: int, leader: int, a: int, b: int, pp: Any, tp: Any
+) -> int:
+    """The search at a trick's start with three cards in every hand (trump shown), without a
+    frame: the bounds, the table, the sure points, then :func:`_three_tricks`."""
+    par = _at(pp, PARAMS_SIZE)
+    tt = _at(tp, par[P_LAST_BASE] + 2 * LAST_SIZE)
+    live = h0 | h1 | h2 | h3
+    total = _mask_points(live) + par[P_LAST_POINT]
+    if total <= a:
+        return int(total)
+    if b <= 0:
+        return 0
+    lo = 0
+    hi = total
+    gen = par[P_GEN]
+    k1, k2 = _position_key(h1, h2, h3, live, leader, gen)
+    slot = _tt_slot(k1, k2, par[P_TT_MASK])
+    found = _tt_find(tt, slot, k1, k2)
+    tt_best = -1
+    if found >= 0:
+        entry = tt[slot + found + 2]
+        lo = entry & 63
+        hi = min(hi, (entry >> 6) & 63)
+        tt_best = ((entry >> 12) & 63) - 1
+        if lo >= b:
+            return int(lo)
+        if hi <= a:
+            return int(hi)
+        if lo == hi:
+            return int(lo)
+        a = max(a, lo)
+        b = min(b, hi)
+    seats = P_SEATS + 4 * leader
+    sure_mine, sure_theirs = _sure_points(
+        h0, h1, h2, h3, live, leader, par[seats + 1], par[seats + 2], par[seats + 3],
+        par[P_PLAYERS], -1, par[P_TRUMP], par[P_TEAM], par[P_CALLER],
+    )  # fmt: skip
+    if sure_mine > lo:
+        lo = sure_mine
+        if lo >= b:
+            return int(lo)
+    if total - sure_theirs < hi:
+        hi = total - sure_theirs
+        if hi <= a:
+            return int(hi)
+    r = _three_tricks(h0, h1, h2, h3, leader, a, b, tt_best, pp, tp)
+    best = r & 63
+    _tt_store(tt, slot, found, k1, k2, lo, hi, a, b, best, (r >> 6) - 1, _count(live), gen)
+    return int(best)
 
 
 @njit(cache=True, inline="always")
@@ -1052,6 +1206,8 @@ def _search(
     bidder = par[P_BIDDER]
     gen = par[P_GEN]
     tt_mask = par[P_TT_MASK]
+    pp = _addr(par)
+    tp = _addr(tt)
     root = n0
     d = root
     f = d * NF
@@ -1169,6 +1325,10 @@ def _search(
                         ret = _two_tricks_cached(h0, h1, h2, h3, leader, par, tt)
                         state = _LEAVE
                         continue
+                    if held == 3 * nplay and not restricted:  # three tricks left: no frames
+                        ret = _node3(h0, h1, h2, h3, leader, a, b, pp, tp)
+                        state = _LEAVE
+                        continue
                 if not restricted and held < 32:
                     if shown:
                         k1, k2 = _position_key(h1, h2, h3, live, leader, gen)
@@ -1185,13 +1345,8 @@ def _search(
                         k1 |= 1 << 35
                         k2 |= (_canonical_card(ind, live) + 1) << 56
                         k2 |= fr[f + F_LED] << 62
-                    x = (k1 ^ (k1 >> 29) ^ (k2 & 0xFFFFFFFFFFFF) * 3 ^ (k2 >> 23)) & 0x7FFFFFFF
-                    slot = (((x * 0x5BD1E995) >> 13) & tt_mask) * BUCKET
-                    found = -1
-                    if tt[slot] == k1 and tt[slot + 1] == k2:
-                        found = 0
-                    elif tt[slot + ENTRY] == k1 and tt[slot + ENTRY + 1] == k2:
-                        found = ENTRY
+                    slot = _tt_slot(k1, k2, tt_mask)
+                    found = _tt_find(tt, slot, k1, k2)
                     fr[f + F_K1] = k1
                     fr[f + F_K2] = k2
                     fr[f + F_FOUND] = found
@@ -1233,20 +1388,6 @@ def _search(
                             ret = hi
                             state = _LEAVE
                             continue
-                if shown and held == 3 * nplay and not restricted:
-                    # three tricks left: nested loops instead of frames
-                    r = _three_tricks(h0, h1, h2, h3, leader, a, b, tt_best, par, tt)
-                    fr[f + F_ALPHA] = a
-                    fr[f + F_BETA] = b
-                    fr[f + F_SLOT] = slot
-                    fr[f + F_LO] = lo
-                    fr[f + F_HI] = hi
-                    fr[f + F_BEST] = r & 63
-                    fr[f + F_BEST_MOVE] = (r >> 6) - 1
-                    fr[f + F_K] = 0
-                    fr[f + F_COUNT] = 0
-                    state = _NEXT
-                    continue
             seat = par[seats + n]
             fr[f + F_SEAT] = seat
             fr[f + F_A] = a
@@ -1319,6 +1460,28 @@ def _search(
                 moves[mbase + j] = item
                 count += 1
             fr[f + F_COUNT] = count
+            if n == nplay - 1 and shown and not restricted and _count(live) == 3 * nplay + 1:
+                # the last card of a trick before the last three: each move's value straight
+                # from _node3, without a frame
+                maxing = (seat & 1) == team
+                best = -1 if maxing else 1000
+                for k in range(count):
+                    c = moves[mbase + k] & 63
+                    w_seat_c = seat if _beats(c, win, trump) else win_seat
+                    got = _mask_points(tmask | (1 << c)) if (w_seat_c & 1) == team else 0
+                    v = got
+                    if caller < 0 or w_seat_c == caller:
+                        out_bit = ~(1 << c)
+                        v += _node3(
+                            h0 & out_bit, h1 & out_bit, h2 & out_bit, h3 & out_bit, w_seat_c,
+                            a - got, b - got, pp, tp,
+                        )  # fmt: skip
+                    best, a, b, _ = _improve(v, best, a, b, maxing)
+                    if a >= b:
+                        break
+                ret = best
+                state = _LEAVE
+                continue
             state = _NEXT
         elif state == _NEXT:
             f = d * NF
@@ -1327,35 +1490,12 @@ def _search(
                 best = fr[f + F_BEST]
                 slot = fr[f + F_SLOT]
                 if slot >= 0:
-                    lo = fr[f + F_LO]
-                    hi = fr[f + F_HI]
-                    if best <= fr[f + F_ALPHA]:
-                        hi = min(hi, best)
-                    elif best >= fr[f + F_BETA]:
-                        lo = max(lo, best)
-                    else:
-                        lo = best
-                        hi = best
-                    value = lo | (hi << 6) | ((fr[f + F_BEST_MOVE] + 1) << 12)
-                    found = fr[f + F_FOUND]
-                    if found >= 0:
-                        at = slot + found
-                        value |= tt[at + 2] & (63 << 18)
-                    else:
-                        value |= _count(hands[0] | hands[1] | hands[2] | hands[3]) << 18
-                        old = tt[slot]
-                        # two entries a bucket: the first keeps the larger position (more
-                        # cards held), the second takes whatever comes
-                        if (old >> _GEN_SHIFT) != gen or (value >> 18) >= (tt[slot + 2] >> 18):
-                            tt[slot + ENTRY] = old
-                            tt[slot + ENTRY + 1] = tt[slot + 1]
-                            tt[slot + ENTRY + 2] = tt[slot + 2]
-                            at = slot
-                        else:
-                            at = slot + ENTRY
-                    tt[at] = fr[f + F_K1]
-                    tt[at + 1] = fr[f + F_K2]
-                    tt[at + 2] = value
+                    _tt_store(
+                        tt, slot, fr[f + F_FOUND], fr[f + F_K1], fr[f + F_K2], fr[f + F_LO],
+                        fr[f + F_HI], fr[f + F_ALPHA], fr[f + F_BETA], best,
+                        fr[f + F_BEST_MOVE], _count(hands[0] | hands[1] | hands[2] | hands[3]),
+                        gen,
+                    )  # fmt: skip
                 ret = best
                 state = _LEAVE
                 continue
