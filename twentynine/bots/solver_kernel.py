@@ -748,11 +748,12 @@ def _ranked(
     dry: bool,
     safe: bool,
 ) -> int:
-    """The moves of a hand of at most three cards, one for each run of equivalent cards, in
-    :func:`_order_score` order, packed: the count in bits 0-1, then six bits a card."""
+    """The moves of a hand of at most four cards, one for each run of equivalent cards, in
+    :func:`_order_score` order, packed: the count in bits 0-2, then six bits a card."""
     i0 = -1
     i1 = -1
     i2 = -1
+    i3 = -1
     count = 0
     m = legal
     while m:
@@ -769,16 +770,21 @@ def _ranked(
         )  # fmt: skip
         item = score * 64 + c
         if item > i0:
+            i3 = i2
             i2 = i1
             i1 = i0
             i0 = item
         elif item > i1:
+            i3 = i2
             i2 = i1
             i1 = item
-        else:
+        elif item > i2:
+            i3 = i2
             i2 = item
+        else:
+            i3 = item
         count += 1
-    return count | ((i0 & 63) << 2) | ((i1 & 63) << 8) | ((i2 & 63) << 14)
+    return count | ((i0 & 63) << 3) | ((i1 & 63) << 9) | ((i2 & 63) << 15) | ((i3 & 63) << 21)
 
 
 @njit(cache=True, inline="always")
@@ -836,10 +842,10 @@ def _three_tricks(
     best_card = -1
     r0 = _ranked(g0, live, 0, nplay, -1, -1, s0, trump, first, tops, ruffs, partner_ruffs, dry,
                  True)  # fmt: skip
-    for k0 in range(r0 & 3):
+    for k0 in range(r0 & 7):
         if a0 >= b0:
             break
-        c0 = (r0 >> (2 + 6 * k0)) & 63
+        c0 = (r0 >> (3 + 6 * k0)) & 63
         nodes += 1
         lead = c0 >> 3
         top0 = c0 if lead == trump else -1
@@ -851,10 +857,10 @@ def _three_tricks(
             _legal(g1, 1, lead, top0, trump, nut), live, 1, nplay, c0, s0, s1, trump, -1, 0, 0,
             0, False, safe1,
         )  # fmt: skip
-        for k1 in range(r1 & 3):
+        for k1 in range(r1 & 7):
             if a1 >= b1:
                 break
-            c1 = (r1 >> (2 + 6 * k1)) & 63
+            c1 = (r1 >> (3 + 6 * k1)) & 63
             nodes += 1
             w1 = c0
             ws1 = s0
@@ -870,10 +876,10 @@ def _three_tricks(
                 _legal(g2, 2, lead, top1, trump, nut), live, 2, nplay, w1, ws1, s2, trump, -1,
                 0, 0, 0, False, safe2,
             )  # fmt: skip
-            for k2 in range(r2 & 3):
+            for k2 in range(r2 & 7):
                 if a2 >= b2:
                     break
-                c2 = (r2 >> (2 + 6 * k2)) & 63
+                c2 = (r2 >> (3 + 6 * k2)) & 63
                 nodes += 1
                 w2 = w1
                 ws2 = ws1
@@ -897,10 +903,10 @@ def _three_tricks(
                         _legal(g3, 3, lead, top2, trump, nut), live, 3, nplay, w2, ws2, s3,
                         trump, -1, 0, 0, 0, False, True,
                     )  # fmt: skip
-                    for k3 in range(r3 & 3):
+                    for k3 in range(r3 & 7):
                         if a3 >= b3:
                             break
-                        c3 = (r3 >> (2 + 6 * k3)) & 63
+                        c3 = (r3 >> (3 + 6 * k3)) & 63
                         nodes += 1
                         ws = ws2
                         if _beats(c3, w2, trump):
@@ -1037,6 +1043,57 @@ def _node3(
     r = _three_tricks(h0, h1, h2, h3, leader, a, b, tt_best, pp, tp)
     best = r & 63
     _tt_store(tt, slot, found, k1, k2, lo, hi, a, b, best, (r >> 6) - 1, _count(live), gen)
+    return int(best)
+
+
+@njit(cache=True)
+def _last_card(
+    h0: int,
+    h1: int,
+    h2: int,
+    h3: int,
+    seat: int,
+    must: int,
+    lead: int,
+    win: int,
+    win_seat: int,
+    top_trump: int,
+    top_trump_seat: int,
+    tmask: int,
+    a: int,
+    b: int,
+    pp: Any,
+    tp: Any,
+) -> int:
+    """Fail-soft alpha-beta for the last card of the trick before the last three (trump shown):
+    ``seat`` plays to the cards ``tmask`` (``win`` by ``win_seat`` winning), each move valued
+    by :func:`_node3` straight away."""
+    par = _at(pp, PARAMS_SIZE)
+    trump = par[P_TRUMP]
+    team = par[P_TEAM]
+    caller = par[P_CALLER]
+    nplay = par[P_PLAYERS]
+    legal, _ = _options(
+        _hand(h0, h1, h2, h3, seat), seat, nplay - 1, lead, top_trump, top_trump_seat, 1, -1,
+        must, 1, par,
+    )  # fmt: skip
+    r = _ranked(
+        legal, h0 | h1 | h2 | h3 | tmask, nplay - 1, nplay, win, win_seat, seat, trump, -1, 0, 0,
+        0, False, True,
+    )  # fmt: skip
+    maxing = (seat & 1) == team
+    best = -1 if maxing else 1000
+    for k in range(r & 7):
+        c = (r >> (3 + 6 * k)) & 63
+        w_seat = seat if _beats(c, win, trump) else win_seat
+        got = _mask_points(tmask | (1 << c)) if (w_seat & 1) == team else 0
+        v = got
+        if caller < 0 or w_seat == caller:
+            out = ~(1 << c)
+            v += _node3(h0 & out, h1 & out, h2 & out, h3 & out, w_seat, a - got, b - got, pp, tp)
+        best, a, b, _ = _improve(v, best, a, b, maxing)
+        if a >= b:
+            break
     return int(best)
 
 
@@ -1389,6 +1446,14 @@ def _search(
                             state = _LEAVE
                             continue
             seat = par[seats + n]
+            if n == nplay - 1 and shown and not restricted and _count(live) == 3 * nplay + 1:
+                # the last card of the trick before the last three: no frames from here
+                ret = _last_card(
+                    h0, h1, h2, h3, seat, fr[f + F_MUST], lead, win, win_seat, top_trump,
+                    top_trump_seat, tmask, a, b, pp, tp,
+                )  # fmt: skip
+                state = _LEAVE
+                continue
             fr[f + F_SEAT] = seat
             fr[f + F_A] = a
             fr[f + F_B] = b
@@ -1460,22 +1525,29 @@ def _search(
                 moves[mbase + j] = item
                 count += 1
             fr[f + F_COUNT] = count
-            if n == nplay - 1 and shown and not restricted and _count(live) == 3 * nplay + 1:
-                # the last card of a trick before the last three: each move's value straight
-                # from _node3, without a frame
+            if n == nplay - 2 and shown and not restricted and _count(live) == 3 * nplay + 2:
+                # the card before the last one of the trick before the last three
                 maxing = (seat & 1) == team
                 best = -1 if maxing else 1000
+                nxt = par[seats + n + 1]
+                must = fr[f + F_MUST]
                 for k in range(count):
                     c = moves[mbase + k] & 63
-                    w_seat_c = seat if _beats(c, win, trump) else win_seat
-                    got = _mask_points(tmask | (1 << c)) if (w_seat_c & 1) == team else 0
-                    v = got
-                    if caller < 0 or w_seat_c == caller:
-                        out_bit = ~(1 << c)
-                        v += _node3(
-                            h0 & out_bit, h1 & out_bit, h2 & out_bit, h3 & out_bit, w_seat_c,
-                            a - got, b - got, pp, tp,
-                        )  # fmt: skip
+                    w = win
+                    ws = win_seat
+                    if _beats(c, win, trump):
+                        w = c
+                        ws = seat
+                    top = top_trump
+                    top_seat = top_trump_seat
+                    if c >> 3 == trump and c > top_trump:
+                        top = c
+                        top_seat = seat
+                    out = ~(1 << c)
+                    v = _last_card(
+                        h0 & out, h1 & out, h2 & out, h3 & out, nxt, -1 if must == seat else must,
+                        lead, w, ws, top, top_seat, tmask | (1 << c), a, b, pp, tp,
+                    )  # fmt: skip
                     best, a, b, _ = _improve(v, best, a, b, maxing)
                     if a >= b:
                         break
