@@ -206,15 +206,17 @@ def test_mid_trick_positions_agree() -> None:
         assert results["numba"] == results["python"] == results["engine"], (label, i)
 
 
-def test_three_trick_loops_agree_with_the_engine_search() -> None:
-    """Four tricks left: every position three tricks from the end that the search meets goes
-    through the kernel's nested three-trick loops (trump shown), on every rule set; the
-    engine-based search has no such shortcut."""
+def test_frameless_endings_agree_with_the_engine_search() -> None:
+    """Trump shown, four tricks left (at the trick's start or inside it): the kernel plays the
+    last two cards of this trick through ``_last_card`` and the three tricks after it through
+    ``_node3`` and the nested loops, on every rule set; the engine-based search has no such
+    shortcut."""
     rng = random.Random(4)
-    for i, (label, rules) in enumerate(RULE_SETS):
-        st = ending(rules, rng, tricks_left=4, keep_hidden=i % 3 == 0)
+    for i in range(len(RULE_SETS)):
+        label, rules = RULE_SETS[i % len(RULE_SETS)]
+        st = ending(rules, rng, 4, want=lambda s: s.trump_shown and len(s.tricks) == 4)
         results = {m: Solver(m).solve(st) for m in ("numba", "engine")}
-        assert results["numba"] == results["engine"], (label, i)
+        assert results["numba"] == results["engine"], (label, i, len(st.trick))
 
 
 def test_single_hands_agree_on_longer_endings() -> None:
