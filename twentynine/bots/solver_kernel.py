@@ -40,11 +40,11 @@ The search:
   (the partner beating it keeps the trick in the team);
 * with trump shown, the last two tricks are solved by a small dedicated minimax (each hand's
   other card by subtraction, trick 8's points by difference) whose exact values are cached;
-* with trump shown and three tricks left, a trick's start still goes through the table and the
-  sure points, but its search is :func:`_three_tricks`: alpha-beta as nested loops over the
-  four cards of trick 6 (the same move ordering), its leaves the cached two-trick values, no
-  frames. Three tricks left is where most of the nodes were (42% of them, and another 16% at
-  the two-trick starts below them).
+* with trump shown, the search runs without frames from the third card of the trick four
+  tricks from the end (where most nodes were): that card's moves call :func:`_last_card`,
+  whose moves call :func:`_node3` for the trick's start three tricks from the end (bounds,
+  table, sure points), and that calls :func:`_three_tricks`, alpha-beta as nested loops over
+  the four cards of trick 6 (the same move ordering), its leaves the cached two-trick values.
 
 Measured (``benchmarks/solver.py --deals 200``, nodes are deterministic; CPU times on a shared
 2-core machine, +-15% between runs):
@@ -91,12 +91,16 @@ the same deals; single runs were too noisy: an apparent -20% was load):
 
 Third round (``--compare``, paired, 200 deals x 2-3 rounds):
 
+* nodes per trick (the 200 deals, before): 42% three tricks from the end, 16% at the
+  two-trick starts below, 27% in the trick before;
 * the three-trick loops: -8..-11% CPU against the frames (nodes -0.7%); 1.3M calls on the
   benchmark's 200 deals, 4.8 two-trick leaves a call;
-* tried, no gain: the three-trick start searched without a frame at all (table and sure points
-  in a called function, +27%; the same inlined, +3%), and the last card of the trick before
-  it valued straight from that function (-12% nodes, but +12% CPU: the search's one big
-  function grows and runs slower); the table skipped at three-trick starts (+29%: nodes
+* the work arrays passed to called functions as addresses (see the last note): a called
+  ``_node3`` at every three-trick start went from +27% CPU (arrays) to -2.6%;
+* then the trick before without frames: its last card (-8%, nodes 96k -> 85k median), its
+  card before that (-7%, nodes -> 75k). (The last card's loop written into the search with
+  ``_node3`` inlined had cost +12%: the search's one big function grows and runs slower.)
+* tried, no gain: the table skipped at three-trick starts (+29%: nodes
   35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise;
   nodes +4.6%: weaker bounds reach the table); the two-trick cache at 2**15 or 2**16
   entries (+2%, +5%) or 2**13 (0%), or keyed by the raw hands instead of the canonical key
@@ -110,7 +114,9 @@ compiled and the plain versions are tested against each other and against the en
 search of :mod:`twentynine.bots.solver`.
 
 Helpers take scalars, not arrays: numba reference-counts array arguments, and those atomic
-counts cost more than the work in the hot loop.
+counts cost more than the work in the hot loop. Inline helpers may take arrays; a function
+that is called takes the arrays' addresses (:func:`_addr`) and views them again (:func:`_at`,
+numba's ``carray``: no reference count).
 """
 
 from __future__ import annotations
