@@ -40,12 +40,11 @@ The search:
   (the partner beating it keeps the trick in the team);
 * with trump shown, the last two tricks are solved by a small dedicated minimax (each hand's
   other card by subtraction, trick 8's points by difference) whose exact values are cached;
-* with trump shown, the search runs without frames from the second card of the trick four
-  tricks from the end (where most nodes were): that card's moves call :func:`_third_card`,
-  whose moves call :func:`_last_card`, whose moves call :func:`_node3` for the trick's start
-  three tricks from the end (bounds, table, sure points), and that calls
-  :func:`_three_tricks`, alpha-beta as nested loops over the four cards of trick 6 (the same
-  move ordering), its leaves the cached two-trick values.
+* with trump shown, the search runs without frames from the third card of the trick four
+  tricks from the end (where most nodes were): that card's moves call :func:`_last_card`,
+  whose moves call :func:`_node3` for the trick's start three tricks from the end (bounds,
+  table, sure points), and that calls :func:`_three_tricks`, alpha-beta as nested loops over
+  the four cards of trick 6 (the same move ordering), its leaves the cached two-trick values.
 
 Measured (``benchmarks/solver.py --deals 200``, nodes are deterministic; CPU times on a shared
 2-core machine, +-15% between runs):
@@ -99,8 +98,7 @@ Third round (``--compare``, paired, 200 deals x 2-3 rounds):
 * the work arrays passed to called functions as addresses (see the last note): a called
   ``_node3`` at every three-trick start went from +27% CPU (arrays) to -2.6%;
 * then the trick before without frames: its last card (-8%, nodes 96k -> 85k median), its
-  card before that (-7%, nodes -> 75k), and the one before that (-2.4%, nodes -> 68k; on
-  1000 deals -2.6%). (The last card's loop written into the search with
+  card before that (-7%, nodes -> 75k). (The last card's loop written into the search with
   ``_node3`` inlined had cost +12%: the search's one big function grows and runs slower.)
 * tried, no gain: the table skipped at three-trick starts (+29%: nodes
   35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise;
