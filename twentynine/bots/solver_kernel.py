@@ -1104,76 +1104,6 @@ def _last_card(
 
 
 @njit(cache=True, inline="always")
-def _after_card(
-    c: int, seat: int, win: int, win_seat: int, top_trump: int, top_trump_seat: int, trump: int
-) -> tuple[int, int, int, int]:
-    """The trick after ``seat`` plays ``c`` (trump shown): (the winning card, its seat, the
-    highest trump-suit card, its seat)."""
-    if _beats(c, win, trump):
-        win = c
-        win_seat = seat
-    if c >> 3 == trump and c > top_trump:
-        top_trump = c
-        top_trump_seat = seat
-    return win, win_seat, top_trump, top_trump_seat
-
-
-@njit(cache=True)
-def _third_card(
-    h0: int,
-    h1: int,
-    h2: int,
-    h3: int,
-    seat: int,
-    must: int,
-    lead: int,
-    win: int,
-    win_seat: int,
-    top_trump: int,
-    top_trump_seat: int,
-    tmask: int,
-    a: int,
-    b: int,
-    pp: Any,
-    tp: Any,
-) -> int:
-    """Fail-soft alpha-beta for the card before the last one of the trick four from the end
-    (trump shown), as :func:`_last_card` one card earlier; its moves' values from
-    :func:`_last_card`."""
-    par = _at(pp, PARAMS_SIZE)
-    trump = par[P_TRUMP]
-    team = par[P_TEAM]
-    nplay = par[P_PLAYERS]
-    n = nplay - 2
-    last = par[P_SEATS + 4 * seat + 1]  # the seat after this one
-    last_hand = _hand(h0, h1, h2, h3, last)
-    legal, _ = _options(
-        _hand(h0, h1, h2, h3, seat), seat, n, lead, top_trump, top_trump_seat, 1, -1, must, 1,
-        par,
-    )  # fmt: skip
-    # the partner's winning card is safe unless the last player, an opponent, can beat it
-    safe = (last & 1) == (seat & 1) or not _can_beat(last_hand, win, lead, trump)
-    r = _ranked(
-        legal, h0 | h1 | h2 | h3 | tmask, n, nplay, win, win_seat, seat, trump, -1, 0, 0, 0,
-        False, (win_seat & 1) != (seat & 1) or safe,
-    )  # fmt: skip
-    maxing = (seat & 1) == team
-    best = -1 if maxing else 1000
-    for k in range(r & 7):
-        c = (r >> (3 + 6 * k)) & 63
-        w, ws, top, top_seat = _after_card(c, seat, win, win_seat, top_trump, top_trump_seat, trump)
-        out = ~(1 << c)
-        v = _last_card(
-            h0 & out, h1 & out, h2 & out, h3 & out, last, -1 if must == seat else must, lead, w,
-            ws, top, top_seat, tmask | (1 << c), a, b, pp, tp,
-        )  # fmt: skip
-        best, a, b, _ = _improve(v, best, a, b, maxing)
-        if a >= b:
-            break
-    return int(best)
-
-
-@njit(cache=True, inline="always")
 def _options(
     hand: int,
     seat: int,
@@ -1530,13 +1460,6 @@ def _search(
                 )  # fmt: skip
                 state = _LEAVE
                 continue
-            if n == nplay - 2 and shown and not restricted and _count(live) == 3 * nplay + 2:
-                ret = _third_card(
-                    h0, h1, h2, h3, seat, fr[f + F_MUST], lead, win, win_seat, top_trump,
-                    top_trump_seat, tmask, a, b, pp, tp,
-                )  # fmt: skip
-                state = _LEAVE
-                continue
             fr[f + F_SEAT] = seat
             fr[f + F_A] = a
             fr[f + F_B] = b
@@ -1608,22 +1531,28 @@ def _search(
                 moves[mbase + j] = item
                 count += 1
             fr[f + F_COUNT] = count
-            if nplay == 4 and n == 1 and shown and not restricted and _count(live) == 15:
-                # the second card of the trick four from the end: its moves' values from
-                # _third_card, without frames
+            if n == nplay - 2 and shown and not restricted and _count(live) == 3 * nplay + 2:
+                # the card before the last one of the trick before the last three
                 maxing = (seat & 1) == team
                 best = -1 if maxing else 1000
+                nxt = par[seats + n + 1]
                 must = fr[f + F_MUST]
                 for k in range(count):
                     c = moves[mbase + k] & 63
-                    w, ws, top, top_seat = _after_card(
-                        c, seat, win, win_seat, top_trump, top_trump_seat, trump
-                    )
+                    w = win
+                    ws = win_seat
+                    if _beats(c, win, trump):
+                        w = c
+                        ws = seat
+                    top = top_trump
+                    top_seat = top_trump_seat
+                    if c >> 3 == trump and c > top_trump:
+                        top = c
+                        top_seat = seat
                     out = ~(1 << c)
-                    v = _third_card(
-                        h0 & out, h1 & out, h2 & out, h3 & out, par[seats + 2],
-                        -1 if must == seat else must, lead, w, ws, top, top_seat,
-                        tmask | (1 << c), a, b, pp, tp,
+                    v = _last_card(
+                        h0 & out, h1 & out, h2 & out, h3 & out, nxt, -1 if must == seat else must,
+                        lead, w, ws, top, top_seat, tmask | (1 << c), a, b, pp, tp,
                     )  # fmt: skip
                     best, a, b, _ = _improve(v, best, a, b, maxing)
                     if a >= b:
