@@ -103,8 +103,8 @@ Third round (``--compare``, paired, 200 deals x 2-3 rounds):
 * tried, no gain: the card before those two in its own function too (nodes 75k -> 68k,
   but single runs 4.5-4.8 ms median against 4.2-4.3; the paired runs gave -2.4% with it
   installed and +1.3% with it as the other file: the harness favours its installed side by
-  about 2%, so a paired gain under ~3% is no gain); the table skipped at three-trick starts (+29%: nodes
-  35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise;
+  about 2%, so a paired gain under ~3% is no gain); the table skipped at three-trick
+  starts (+29%: nodes 35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise;
   nodes +4.6%: weaker bounds reach the table); the two-trick cache at 2**15 or 2**16
   entries (+2%, +5%) or 2**13 (0%), or keyed by the raw hands instead of the canonical key
   (0%); the lead's ordering dropped inside the loops (+6%); high cards first in the
