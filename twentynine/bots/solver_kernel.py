@@ -100,15 +100,15 @@ Third round (``--compare``, paired, 200 deals x 2-3 rounds):
 * then the trick before without frames: its last card (-8%, nodes 96k -> 85k median), its
   card before that (-7%, nodes -> 75k). (The last card's loop written into the search with
   ``_node3`` inlined had cost +12%: the search's one big function grows and runs slower.)
-* tried, no gain: the card before those two in its own function too (nodes 75k -> 68k,
-  but single runs 4.5-4.8 ms median against 4.2-4.3; the paired runs gave -2.4% with it
-  installed and +1.3% with it as the other file: the harness favours its installed side by
-  about 2%, so a paired gain under ~3% is no gain); the table skipped at three-trick
-  starts (+29%: nodes 35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise;
-  nodes +4.6%: weaker bounds reach the table); the two-trick cache at 2**15 or 2**16
-  entries (+2%, +5%) or 2**13 (0%), or keyed by the raw hands instead of the canonical key
-  (0%); the lead's ordering dropped inside the loops (+6%); high cards first in the
-  two-trick minimax (+3%); ``_position_key`` or ``_two_tricks`` inlined (-0.5%, +6%).
+* tried, no gain: the card before those two in its own function too (nodes 75k -> 68k, but
+  single runs 4.5-4.8 ms median against 4.2-4.3; the paired runs gave -2.4% with it installed
+  and +1.3% with it as the other file: the harness favours its installed side by about 2%, so
+  a paired gain under ~3% is no gain); the table skipped at three-trick starts (+29%: nodes
+  35M -> 61M); a leaf skipped when the trick's points alone settle it (-0.5%, noise; nodes
+  +4.6%: weaker bounds reach the table); the two-trick cache at 2**15 or 2**16 entries (+2%,
+  +5%) or 2**13 (0%), or keyed by the raw hands instead of the canonical key (0%); the lead's
+  ordering dropped inside the loops (+6%); high cards first in the two-trick minimax (+3%);
+  ``_position_key`` or ``_two_tricks`` inlined (-0.5%, +6%).
 
 Pure-Python twin: :func:`load_twin` executes this same file a second time as a separate module
 with ``njit`` replaced by the identity and the lookup tables as lists, so the very same
