@@ -408,6 +408,24 @@ def _least_points(hand: int) -> int:
     return 3
 
 
+@njit(cache=True, inline="always")
+def _above(c: int, in_play: int) -> int:
+    """The cards still in play above ``c`` in its suit."""
+    return int(in_play & (255 << (c & 24)) & ~((2 << c) - 1))
+
+
+@njit(cache=True, inline="always")
+def _stands_for(c: int, above: int, legal: int) -> int:
+    """The card that stands for ``c`` among the moves ``legal``: the next higher card of its
+    run of equivalent cards (same suit, equal points, no card in play between) when that card
+    is a move too, else -1. (``above``: :func:`_above` of ``c``.)"""
+    if above:
+        nxt = _low_card(above)
+        if legal >> nxt & 1 and CARD_POINTS[nxt] == CARD_POINTS[c]:
+            return nxt
+    return -1
+
+
 @njit(cache=True)
 def _canonical_card(card: int, live: int) -> int:
     """Where ``card`` (one of ``live``) goes in the canonical form of ``live``, or -1."""
@@ -768,11 +786,9 @@ def _ranked(
     while m:
         c = _low_card(m)
         m &= m - 1
-        above = in_play & (255 << (c & 24)) & ~((2 << c) - 1)
-        if above:
-            nxt = _low_card(above)
-            if legal >> nxt & 1 and CARD_POINTS[nxt] == CARD_POINTS[c]:
-                continue
+        above = _above(c, in_play)
+        if _stands_for(c, above, legal) >= 0:
+            continue
         score = _order_score(
             c, above, n, nplay, win, win_seat, seat, trump, first, tops, ruffs, partner_ruffs,
             dry, safe,
@@ -794,6 +810,20 @@ def _ranked(
             i3 = item
         count += 1
     return count | ((i0 & 63) << 3) | ((i1 & 63) << 9) | ((i2 & 63) << 15) | ((i3 & 63) << 21)
+
+
+@njit(cache=True, inline="always")
+def _after(
+    c: int, seat: int, win: int, win_seat: int, top: int, trump: int
+) -> tuple[int, int, int]:
+    """The trick after ``seat`` plays ``c`` (trump shown): (the winning card, its seat, the
+    highest trump-suit card, or -1)."""
+    if _beats(c, win, trump):
+        win = c
+        win_seat = seat
+    if c >> 3 == trump and c > top:
+        top = c
+    return win, win_seat, top
 
 
 @njit(cache=True, inline="always")
@@ -861,7 +891,7 @@ def _three_tricks(
         a1 = a0
         b1 = b0
         best1 = -1 if max1 else 1000
-        safe1 = nplay == 4 and _unfinished_safe(g2, g3, s2, s3, c0, s0, lead, trump)
+        safe1 = _unfinished_safe(g2, g3, s2, s3, c0, s0, lead, trump)  # (g3: 0 with three)
         r1 = _ranked(
             _legal(g1, 1, lead, top0, trump, nut), live, 1, nplay, c0, s0, s1, trump, -1, 0, 0,
             0, False, safe1,
@@ -871,16 +901,11 @@ def _three_tricks(
                 break
             c1 = (r1 >> (3 + 6 * k1)) & 63
             nodes += 1
-            w1 = c0
-            ws1 = s0
-            if _beats(c1, c0, trump):
-                w1 = c1
-                ws1 = s1
-            top1 = c1 if c1 >> 3 == trump and c1 > top0 else top0
+            w1, ws1, top1 = _after(c1, s1, c0, s0, top0, trump)
             a2 = a1
             b2 = b1
             best2 = -1 if max2 else 1000
-            safe2 = nplay == 3 or not ((s3 & 1) != (ws1 & 1) and _can_beat(g3, w1, lead, trump))
+            safe2 = _unfinished_safe(g3, 0, s3, s3, w1, ws1, lead, trump)
             r2 = _ranked(
                 _legal(g2, 2, lead, top1, trump, nut), live, 2, nplay, w1, ws1, s2, trump, -1,
                 0, 0, 0, False, safe2,
@@ -890,11 +915,7 @@ def _three_tricks(
                     break
                 c2 = (r2 >> (3 + 6 * k2)) & 63
                 nodes += 1
-                w2 = w1
-                ws2 = ws1
-                if _beats(c2, w1, trump):
-                    w2 = c2
-                    ws2 = s2
+                w2, ws2, top2 = _after(c2, s2, w1, ws1, top1, trump)
                 if nplay == 3:
                     got = CARD_POINTS[c0] + CARD_POINTS[c1] + CARD_POINTS[c2]
                     v = got if (ws2 & 1) == team else 0
@@ -904,7 +925,6 @@ def _three_tricks(
                             h0 & ~played, h1 & ~played, h2 & ~played, h3 & ~played, ws2, par, tt
                         )
                 else:
-                    top2 = c2 if c2 >> 3 == trump and c2 > top1 else top1
                     a3 = a2
                     b3 = b2
                     v = -1 if max3 else 1000
@@ -1511,11 +1531,9 @@ def _search(
                 if m:
                     c = _low_card(m)
                     m &= m - 1
-                    above = in_play & (255 << (c & 24)) & ~((2 << c) - 1)
-                    if above:
-                        nxt = _low_card(above)
-                        if legal >> nxt & 1 and CARD_POINTS[nxt] == CARD_POINTS[c]:
-                            continue  # the next higher card of the run stands for this one
+                    above = _above(c, in_play)
+                    if _stands_for(c, above, legal) >= 0:
+                        continue  # the next higher card of the run stands for this one
                 elif reveal:
                     c = REVEAL
                     above = 0
@@ -1782,12 +1800,10 @@ def solve_position(
         if not legal >> mv & 1:
             continue
         if mv < REVEAL:
-            above = live & (255 << (mv & 24)) & ~((2 << mv) - 1)
-            if above:
-                nxt = _low_card(above)
-                if legal >> nxt & 1 and CARD_POINTS[nxt] == CARD_POINTS[mv]:
-                    out[mv] = out[nxt]
-                    continue
+            nxt = _stands_for(mv, _above(mv, live), legal)
+            if nxt >= 0:
+                out[mv] = out[nxt]
+                continue
         v = _exact(hands, trick, n, leader, mv, guess, par, tt, moves, fr)
         out[mv] = v
         guess = v
