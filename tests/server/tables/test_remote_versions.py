@@ -5,7 +5,10 @@ store a version before the message of the one before it has come)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
+
+import pytest
 
 from twentynine.engine.records import RulesSpec
 from twentynine.server.settings import Settings
@@ -65,14 +68,18 @@ async def test_a_version_that_arrives_before_the_one_before_it_waits_for_it() ->
         await runtime.stop()
 
 
-async def test_a_version_that_never_comes_gives_a_snapshot() -> None:
+async def test_a_version_that_never_comes_gives_a_snapshot(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     runtime, got = await _runtime()
     runtime.MISSED_WAIT = 0.05
     try:
-        await runtime.on_remote(_state(10, "c"))  # 8 and 9 never come
-        await _settled(runtime)
+        with caplog.at_level(logging.WARNING, logger="twentynine.tables"):
+            await runtime.on_remote(_state(10, "c"))  # 8 and 9 never come
+            await _settled(runtime)
         states = [m for m in got if m["type"] == "state"]
         assert len(states) == 1 and states[0]["snapshot"]
+        assert "versions 8-10 did not all come over the fanout" in caplog.text  # said in the log
         assert runtime.sent == 10
         await runtime.on_remote(_state(9, "late"))  # too late: already covered
         await _settled(runtime)

@@ -450,6 +450,12 @@ class TableRuntime:
             self.recent.append((v, orjson.dumps(got)))
         for v in [v for v in self.arrived if v <= upto]:
             del self.arrived[v]
+        if not complete:
+            log.warning(
+                "table %s: versions %d-%d did not all come over the fanout within %.1f s; "
+                "sending a snapshot instead of their events",
+                self.info.id, self.sent + 1, upto, self.MISSED_WAIT,
+            )  # fmt: skip
         self.sent = upto
         self._broadcast(events, snapshot=not complete)
 
