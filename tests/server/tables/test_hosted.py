@@ -102,6 +102,8 @@ async def test_four_friends_play_a_round_and_a_friend_watches(live: LiveServer) 
     assert over and all(h is not None for h in over[-1]["view"]["hands"])
     # chat: players and spectators, marked, stored for late joiners
     await socks[1].send({"type": "chat", "text": "good game"})
+    # two sockets have no order between them: the second line goes once the first is in
+    await socks[2].wait_for(lambda _s: len(socks[2].chat) >= 1)
     await watcher.send({"type": "chat", "text": "well played"})
     await socks[2].wait_for(lambda _s: len(socks[2].chat) >= 2)
     assert [(line["text"], line["spectator"]) for line in socks[2].chat] == [
