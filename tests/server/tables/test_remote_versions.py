@@ -12,13 +12,23 @@ import pytest
 
 from twentynine.engine.records import RulesSpec
 from twentynine.server.settings import Settings
-from twentynine.server.tables.runtime import Connection, Seat, TableInfo, TableRuntime
+from twentynine.server.tables.runtime import (
+    Connection,
+    Seat,
+    TableError,
+    TableInfo,
+    TableRuntime,
+)
+from twentynine.server.tables.store import StaleVersion
 
 
 class _NoStore:
-    """Nothing stored: a reload finds no row and changes nothing."""
+    """Nothing stored: a reload finds no row and changes nothing; a save keeps nothing."""
 
     async def load(self, table_id: str) -> None:
+        return None
+
+    async def save(self, *args: Any) -> None:
         return None
 
 
@@ -84,5 +94,38 @@ async def test_a_version_that_never_comes_gives_a_snapshot(
         await runtime.on_remote(_state(9, "late"))  # too late: already covered
         await _settled(runtime)
         assert len([m for m in got if m["type"] == "state"]) == 1
+    finally:
+        await runtime.stop()
+
+
+async def test_a_command_that_loses_the_race_twice_leaves_no_version_untold() -> None:
+    """Another process stores versions 8 and 9 while a command here loses the race to both:
+    the connections here get 8's and 9's events before the next change made here (10), and
+    nothing is skipped when that change moves ``sent`` on."""
+    runtime, got = await _runtime()  # at version 7
+    store_version = [7]
+
+    async def reload() -> None:  # each look at the store finds one more version
+        store_version[0] += 1
+        runtime.version = store_version[0]
+
+    async def stale() -> None:
+        raise StaleVersion()
+
+    async def change() -> None:
+        await runtime._commit([{"type": "test", "name": "c"}])
+
+    runtime.reload = reload  # type: ignore[method-assign]
+    try:
+        lost = runtime.post(stale)  # queued before the other process's messages come
+        runtime.post(change)
+        await runtime.on_remote(_state(8, "a"))
+        await runtime.on_remote(_state(9, "b"))
+        await _settled(runtime)
+        assert isinstance(lost.exception(), TableError)  # stale twice: "try again"
+        states = [m for m in got if m["type"] == "state"]
+        assert [[e["name"] for e in m["events"]] for m in states] == [["a"], ["b"], ["c"]]
+        assert not any(m["snapshot"] for m in states)
+        assert runtime.sent == runtime.version == 10
     finally:
         await runtime.stop()

@@ -284,13 +284,11 @@ class TableRuntime:
                 try:
                     result = await command()
                 except StaleVersion:
-                    # another process stored a change first: catch up (and tell this
-                    # process's connections what they missed), then try once more
-                    await self.reload()
-                    await self._tell_missed(self.version)
+                    # another process stored a change first: catch up, then try once more
+                    await self._catch_up()
                     result = await command()
             except StaleVersion:
-                await self.reload()
+                await self._catch_up()
                 if not future.done():
                     future.set_exception(TableError("stale", "the table changed; try again"))
             except Exception as e:
@@ -377,6 +375,13 @@ class TableRuntime:
         self.game = None
         if row.state:
             self._restore(row.state)
+
+    async def _catch_up(self) -> None:
+        """Take the stored table as the truth and tell this process's connections the versions
+        it brings. (A reload alone would leave them untold: the next change made here moves
+        ``sent`` past them.)"""
+        await self.reload()
+        await self._tell_missed(self.version)
 
     async def on_remote(self, message: dict[str, Any]) -> None:
         """A change another process stored, or a chat line it received. Queued, not waited
@@ -468,7 +473,7 @@ class TableRuntime:
 
     async def resume_duties(self) -> None:
         """Start what a leader runs: bots, the next deal, takeovers of absent players."""
-        await self.reload()
+        await self._catch_up()
         game = self.game
         if game is not None and game.round.is_over and self.status == "playing":
             self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
