@@ -49,7 +49,19 @@ async def host_game(host: Any) -> None:
     await host.get_by_role("button", name="Close game").wait_for()
 
 
+async def close_results(pages: list[Any]) -> None:
+    """Close any result panel left from an earlier deal. A deal can end the moment it is dealt
+    (the first hand's four cards hold no points: about one deal in twenty), and its panel stays
+    up for a while: the round played next is the one to wait for."""
+    for page in pages:
+        close = page.locator("[data-testid=result] button[data-key=result-close]")
+        if await close.count():
+            await close.first.dispatch_event("click")
+            await page.locator("[data-testid=result]").wait_for(state="detached")
+
+
 async def play_to_result(pages: list[Any], timeout: float = 120) -> None:
+    await close_results(pages)
     deadline = time.monotonic() + timeout
     shot_taken = False
     while time.monotonic() < deadline:
