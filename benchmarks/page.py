@@ -32,15 +32,9 @@ from typing import Any
 
 import httpx
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests package
+from tests.web.chromium import CHROMIUM, CHROMIUM_ARGS
+
 GOAL_BYTES = 200 * 1024
 GOAL_SECONDS = 1.0
 INTERACTIVE = "section.table-page[data-my-turn=true] .hand .card"
@@ -195,7 +189,7 @@ async def measure(runs: int, chromium: str) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--chromium", default=str(CHROMIUM))
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     if not Path(args.chromium).exists():

@@ -21,17 +21,8 @@ from fastapi import FastAPI
 from twentynine.server.app import create_app
 
 from ..server.conftest import LiveServer, last_code, live_settings, start_live
+from .chromium import CHROMIUM, CHROMIUM_ARGS
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 IN_CI = os.environ.get("CI", "").lower() == "true"
