@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..engine.actions import Action
+from ..engine.actions import Act, Action
 from ..engine.views import View
 
 
@@ -19,3 +19,15 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: View) -> Action: ...
+
+
+def obvious(view: View) -> Action | None:
+    """The action that needs no thought, if there is one: the only legal action, or declaring
+    the pair (it always helps the team that declares it). Raises ValueError when the seat has
+    nothing to do."""
+    legal = view.legal
+    if not legal:
+        raise ValueError("no legal action in this view: it is not this seat's turn")
+    if len(legal) == 1:
+        return legal[0]
+    return next((a for a in legal if a.act is Act.PAIR), None)

@@ -14,6 +14,7 @@ from ..engine.actions import Act, Action
 from ..engine.cards import JACK, NINE, SUIT_MASKS, card_points, mask_of, mask_points
 from ..engine.state import Phase
 from ..engine.views import View
+from .base import obvious
 from .evaluate import beats, cheapest, has, low_card, trick_winner
 
 
@@ -64,14 +65,9 @@ class BeginnerBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        legal = view.legal
-        if not legal:
-            raise ValueError("no legal action in this view: it is not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
-        pair = find(legal, Act.PAIR)
-        if pair is not None:
-            return pair
+        sure = obvious(view)
+        if sure is not None:
+            return sure
         phase = view.phase
         if phase is Phase.AUCTION:
             return self._bid(view)
@@ -81,8 +77,8 @@ class BeginnerBot:
         if phase is Phase.PLAY:
             return self._play(view)
         # doubling, the seventh-card Redouble, Single Hand: always pass
-        passing = find(legal, Act.PASS)
-        return passing if passing is not None else legal[0]
+        passing = find(view.legal, Act.PASS)
+        return passing if passing is not None else view.legal[0]
 
     # -- the auction ----------------------------------------------------------------------------
     def _bid(self, view: View) -> Action:

@@ -17,6 +17,7 @@ from ..engine.actions import Act, Action
 from ..engine.cards import SUIT_MASKS, Card, card_points, mask_of
 from ..engine.state import Phase, partner, team_of
 from ..engine.views import View
+from .base import obvious
 from .beginner import find, trump_action
 from .evaluate import (
     above,
@@ -76,14 +77,9 @@ class IntermediateBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        legal = view.legal
-        if not legal:
-            raise ValueError("no legal action in this view: it is not this seat's turn")
-        if len(legal) == 1:
-            return legal[0]
-        pair = find(legal, Act.PAIR)
-        if pair is not None:
-            return pair  # a pair always helps the team that declares it
+        sure = obvious(view)
+        if sure is not None:
+            return sure
         phase = view.phase
         if phase is Phase.PLAY:
             return _Play(view, self.rng).choose()
@@ -99,8 +95,8 @@ class IntermediateBot:
             return self._single_hand(view)
         if phase is Phase.SINGLE_HAND_DOUBLING:
             return self._single_hand_doubling(view)
-        passing = find(legal, Act.PASS)
-        return passing if passing is not None else legal[0]
+        passing = find(view.legal, Act.PASS)
+        return passing if passing is not None else view.legal[0]
 
     # -- the auction ----------------------------------------------------------------------------
     def _auction(self, view: View) -> Action:
