@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, action_json, action_text
-from .cards import SUITS, Card, card_code, sorted_for_display
+from .cards import CARD_CODES, SUITS, Card, card_code, sorted_for_display
+from .round import legal_actions, to_act
 from .rules import Rules
 from .state import TRUMP_MODE_NAMES, Phase, RoundState, Trick, partner
 
@@ -97,6 +98,7 @@ class View:
     def public_json(self) -> dict[str, Any]:
         """The fields every view of the same state shares, whoever looks: a server sending one
         state to many viewers builds them once."""
+        codes = CARD_CODES
         return {
             "dealer": self.dealer,
             "first_hand": self.first_hand,
@@ -121,11 +123,11 @@ class View:
             "leader": self.leader,
             "turn": self.turn,
             "lead_suit": None if self.lead_suit is None else SUITS[self.lead_suit],
-            "trick": [[s, card_code(c)] for s, c in self.trick],
+            "trick": [[s, codes[c]] for s, c in self.trick],
             "tricks": [
                 {
                     "leader": t.leader,
-                    "plays": [[s, card_code(c)] for s, c in t.plays],
+                    "plays": [[s, codes[c]] for s, c in t.plays],
                     "winner": t.winner,
                     "points": t.points,
                 }
@@ -169,8 +171,6 @@ def _caller_has_played(st: RoundState) -> bool:
 
 def view(st: RoundState, seat: int) -> View:
     """Everything the player in ``seat`` may know now, and its own legal actions."""
-    from .round import legal_actions
-
     if not 0 <= seat <= 3:
         raise ValueError(f"there is no seat {seat}; seats are 0-3")
     return _build(st, seat, frozenset((seat,)), tuple(legal_actions(st, seat)))
@@ -179,8 +179,6 @@ def view(st: RoundState, seat: int) -> View:
 def seat_private_json(st: RoundState, seat: int) -> dict[str, Any]:
     """``view(st, seat).private_json()``, without building the rest of the view: a server
     sending one state to four players builds the shared part once and this for each."""
-    from .round import legal_actions
-
     if not 0 <= seat <= 3:
         raise ValueError(f"there is no seat {seat}; seats are 0-3")
     sees = frozenset((seat,))
@@ -312,7 +310,7 @@ def _private_json(
         "to_act": list(to_act),
         "legal": [action_text(a) for a in legal],
         "legal_json": [action_json(a) for a in legal],
-        "hands": [None if h is None else [card_code(c) for c in h] for h in hands],
+        "hands": [None if h is None else [CARD_CODES[c] for c in h] for h in hands],
         "indicator": None if indicator is None else card_code(indicator),
         "trump": None if trump is None else SUITS[trump],
         "pair_window": pair_window,
@@ -320,7 +318,5 @@ def _private_json(
 
 
 def _to_act(st: RoundState, sees: frozenset[int]) -> tuple[int, ...]:
-    from .round import to_act
-
     window = st.pair_window
     return tuple(s for s in to_act(st) if s != window or s == st.turn or s in sees)
