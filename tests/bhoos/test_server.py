@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from twentynine.bhoos import server as bhoos_server
 from twentynine.bhoos.convert import parse_answer, view_request
 from twentynine.bhoos.server import ANSWER_TIME_HEADER, create_app, register
 from twentynine.bots import LEVELS
@@ -498,3 +499,16 @@ def test_register_reuses_an_existing_bot_command() -> None:
     register(sub)
     assert parser.parse_args(["bot", "list"]).which == "list"
     assert parser.parse_args(["bot", "serve"]).port == 8001
+
+
+@pytest.mark.parametrize(("level", "warms"), [("expert", True), ("beginner", False)])
+def test_start_up_warms_the_solver_for_a_bot_that_searches(
+    level: str, warms: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the expert's first card would compile the solver (half a minute on a new install):
+    # the server does it before it answers anything
+    calls: list[str] = []
+    monkeypatch.setattr(bhoos_server, "solver_warm_up", lambda: calls.append("warm") or 0.0)
+    with TestClient(create_app(level, seed=1)) as client:
+        assert client.get("/hi").json() == {"value": "hello"}
+    assert calls == (["warm"] if warms else [])

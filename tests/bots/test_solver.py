@@ -21,6 +21,7 @@ from twentynine.bots.solver import (
     open_state,
     resolve_method,
     solve,
+    warm_up,
 )
 from twentynine.engine import Act, Action, Phase, RoundState, Rules, apply, legal_actions, preset
 from twentynine.engine import start_round as start
@@ -373,3 +374,10 @@ def test_early_finish_is_ignored() -> None:
     with_finish = st.copy()
     with_finish.rules = rules
     assert solve(with_finish) == solve(st) == brute_values(st)
+
+
+def test_warm_up_leaves_the_kernel_compiled() -> None:
+    # the kernel's entry points are compiled (or loaded from numba's cache) once it returns,
+    # so the first real decision does not pay for it
+    assert warm_up("numba") >= 0
+    assert solver_kernel.solve_position.signatures

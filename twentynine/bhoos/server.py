@@ -33,6 +33,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ..bots import make_bot
+from ..bots.solver import warm_up as solver_warm_up
 from ..engine.actions import Action
 from ..engine.cards import ALL_CARDS
 from ..engine.round import start_round
@@ -111,6 +112,8 @@ class BhoosPlayer:
         ``WARM_UP_MS``, so that the first real request finds the bot thread started, every
         module loaded and anything the bot compiles on first use compiled."""
         t0 = time.perf_counter()
+        if getattr(self.bot, "uses_solver", False):  # its first card would compile the solver
+            solver_warm_up()
         st, _ = start_round(self.rules, DEALER, ALL_CARDS)
         endpoint, body = view_request(view(st, st.speaker), DEAL_TIME_MS)
         _, v = self.state_for(endpoint, body)

@@ -26,6 +26,8 @@ MIN_WORLDS = 2
 
 class ExpertBot(IntermediateBot):
     name = "expert"
+    #: it searches with the compiled solver: warm it up (``solver.warm_up``) before serving
+    uses_solver = True
 
     def __init__(
         self, seed: int | None = None, budget_ms: int = DEFAULT_BUDGET_MS, worlds: int = 0

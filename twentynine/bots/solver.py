@@ -27,7 +27,9 @@ twin in plain Python) or ``"engine"`` (the engine-based search alone).
 from __future__ import annotations
 
 import os
+import random
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -307,6 +309,20 @@ def solve(state: RoundState, method: Method = "auto") -> dict[Action, int]:
 def best_value(state: RoundState, method: Method = "auto") -> int:
     """The points the mover's team takes from here with best play by both teams."""
     return _solver(method).value(state)
+
+
+def warm_up(method: Method = "auto") -> float:
+    """Get the compiled kernel ready before the first real decision: numba compiles it on first
+    use (about half a minute on a new install, then loaded from its cache on disk in about half
+    a second). Solves one fixed deal; the seconds it took. Nothing to do for the plain-Python
+    and engine methods."""
+    t0 = time.perf_counter()
+    if resolve_method(method) == "numba":
+        deck = list(range(32))
+        random.Random(29).shuffle(deck)
+        hands = [sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4)]
+        Solver("numba").solve(open_state(hands, trump=0))
+    return time.perf_counter() - t0
 
 
 def open_state(
