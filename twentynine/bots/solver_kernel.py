@@ -114,11 +114,12 @@ Fourth round (sixth session), node sums over ``--deals 1000 --seed 7`` (determin
 
 * a best-move hint for positions inside a trick (a 2**14-word table keyed by a hash of the
   hands and the trick's cards, filled when a node finishes, tried first next time): nodes
-  -0.35%, CPU +8% (the hashing costs more than the ordering gains: the ordering inside a
-  trick already finds the cut first);
+  -0.35%, CPU +8% in one unpaired run of each kernel (the ordering inside a trick already
+  finds the cut first, so the hashing has little to win back);
 * enhanced transposition cutoffs at a trick's last card (each move's next trick start looked
   up in the table before any move is searched): in the frames (tricks 1-3) nodes -5.8%, CPU
-  in paired runs (300 deals x 2) -4.7% once and +2% the next time, so no clear gain; also in
+  in paired runs (300 deals x 2) -4.7% written inline, +2% with the probe moved into an
+  inline helper reading the parameters from ``par``: no clear gain; also in
   :func:`_last_card`, nodes -8% and CPU -1.3% (noise);
 * the first card's value known in advance (an oracle, as the bound of any better first guess):
   nodes -4.5%. The cost is in the tests at each card's final value: in the hardest deals
