@@ -8,12 +8,15 @@ generations it collects: every table's players wait for it. Two things keep thos
   collector's thresholds are set (``Settings.gc_thresholds``);
 * :class:`PacedCollector`, while serving, adds two passes of its own on a timer:
 
-  - while the tables are busy, a young pass whenever none has come for a tenth of a second.
+  - while the tables are busy, a young pass whenever none has come for a fiftieth of a second.
     Python starts one when the objects made outnumber the objects freed by 700, but a busy
     server mostly *replaces* objects (a table's new state for its old one): the count hardly
     moves while the young generation fills with the new ones. At the start of a load run it
-    held 38,000 objects after 1.4 s, and its first pass then held the loop ~25 ms; a pass every
-    tenth of a second stays around a millisecond.
+    held 38,000 objects after 1.4 s, and its first pass then held the loop ~25 ms. A pass's
+    length follows what came since the last one, the total hardly depends on how often: in
+    load runs at 1,000 actions a second, a pass every tenth of a second averaged 1.2-1.3 ms
+    (longest 4.2 ms; ~250 ms in 20 s), every fiftieth 0.23 ms (longest 2.5 ms; ~230 ms), and
+    an action that comes during a pass waits for its end.
   - once no table has changed for half a second, the middle generation's pass, rather than
     whenever the young passes add up to its threshold, which may be in a busy moment. After
     thousands of sockets connect (a restart: every client comes back at once) the middle
@@ -42,9 +45,10 @@ def settle_the_heap(thresholds: tuple[int, int, int]) -> None:
 
     Then the collector's thresholds. Young passes stay small and frequent (700, Python's own:
     each holds the loop about a millisecond; at 10,000 they held it 25-80 ms, since every
-    socket's waiting reader is young). A middle pass comes every 300 young ones (at 1,000
-    actions a second about every half minute) and a full one every 100 middle ones; with
-    4,000 sockets a full pass takes ~300 ms."""
+    socket's waiting reader is young). A middle pass is due after 300 young ones (the paced
+    ones below count too) and runs at Python's next own young pass, which the paced passes
+    make rare while the tables are busy; a full one after 100 middle ones; with 4,000 sockets
+    a full pass takes ~300 ms."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)
@@ -62,7 +66,7 @@ class PacedCollector:
     def __init__(
         self,
         activity: Callable[[], int],
-        interval: float = 0.1,
+        interval: float = 0.02,
         idle_after: float = 0.5,
         backlog: int = 10,
     ) -> None:

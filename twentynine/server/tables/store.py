@@ -10,8 +10,8 @@ so one bad change cannot fail the others.
 On a SQLite file the store writes with the standard library's ``sqlite3`` instead of the async
 driver, where each statement is a trip to the driver's thread and back through a busy event
 loop (about 0.3 ms of CPU a change, against a tenth of that for the writing). A transaction
-takes SQLite's write lock first (``BEGIN IMMEDIATE``), so nobody writes between its read of the
-versions and its updates.
+takes SQLite's write lock first (``BEGIN IMMEDIATE``); each change in it is an UPDATE that
+matches the table's id and the version the change expects, so a stale change updates nothing.
 
 * When the write lock is free, a change is written at once, on the event loop's own thread
   (a commit in WAL mode with ``synchronous=NORMAL`` is a write to the operating system's cache,
@@ -103,7 +103,7 @@ def _sqlite_file(maker: async_sessionmaker[AsyncSession]) -> str | None:
 
 def _sqlite_time(when: dt.datetime) -> str:
     """A DateTime as SQLAlchemy stores it in SQLite."""
-    return when.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return when.isoformat(" ", "microseconds")  # "%Y-%m-%d %H:%M:%S.%f", three times quicker
 
 
 class SqliteWriter:
@@ -111,7 +111,6 @@ class SqliteWriter:
     write lock is free, else from a thread of its own (see the module's note). Each has its own
     connection."""
 
-    SELECT_CHUNK = 500  # ids in one IN (...): far below SQLite's limit on parameters
     #: changes written at once between two checkpoints of the write-ahead log
     CHECKPOINT_EVERY = 500
     #: every this many checkpoints, one that starts the log again (holding writers off briefly)
@@ -132,7 +131,6 @@ class SqliteWriter:
         self.handed_over = 0
         self.checkpoints = 0
         t, s = _TABLES.name, _SEATS.name
-        self._select = f"SELECT id, version FROM {t} WHERE id IN ({{}})"
         self._update_table = (
             f"UPDATE {t} SET version = ?, state = ?, status = ?, updated_at = ? "
             "WHERE id = ? AND version = ?"
@@ -255,20 +253,14 @@ class SqliteWriter:
         seats: list[list[tuple[Any, ...]]],
     ) -> set[int]:
         """The rest of a transaction begun with ``BEGIN IMMEDIATE``: committed, or rolled back
-        on any error."""
+        on any error. Each change is its own compare-and-set, an UPDATE on the id and the
+        version it expects: one that touches no row was stale (or its table is gone)."""
         try:
-            ids = [r[4] for r in rows]
-            stored: dict[str, int] = {}
-            for i in range(0, len(ids), self.SELECT_CHUNK):
-                chunk = ids[i : i + self.SELECT_CHUNK]
-                sql = self._select.format(",".join("?" * len(chunk)))
-                stored.update(conn.execute(sql, chunk).fetchall())
-            stale = {i for i, r in enumerate(rows) if stored.get(r[4]) != r[5]}
-            fresh = [r for i, r in enumerate(rows) if i not in stale]
-            if fresh:
-                updated = conn.executemany(self._update_table, fresh).rowcount
-                if updated != len(fresh):  # cannot happen under the write lock; never guess
-                    raise StaleBatch()
+            stale: set[int] = set()
+            update_table = self._update_table
+            for i, row in enumerate(rows):
+                if conn.execute(update_table, row).rowcount != 1:
+                    stale.add(i)
             seat_rows = [row for i, rs in enumerate(seats) if i not in stale for row in rs]
             if seat_rows:
                 conn.executemany(self._update_seat, seat_rows)
