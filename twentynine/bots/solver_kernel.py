@@ -125,6 +125,19 @@ Fourth round (sixth session), node sums over ``--deals 1000 --seed 7`` (determin
   nodes -4.5%. The cost is in the tests at each card's final value: in the hardest deals
   (1.5-3.5M nodes) each of those null-window searches takes 100k-600k nodes.
 
+Measured in the seventh session (no kernel change), ``--deals 1000 --seed 7``, each null-window
+test of the root driver recorded (the driver re-run from Python, calling :func:`_search`):
+
+* 21,810 tests, 3.1 a distinct first card; 97% of them return the window's edge (``b`` on a
+  fail high, ``b - 1`` on a fail low), holding 0.4% of the nodes: fail-soft gives the MTD steps
+  nothing to jump with, so a card whose value is far from the previous card's walks there one
+  point a test (those walking tests are cheap: 0-20k nodes each, mostly);
+* 132M of the 179M nodes are in the two tests at each card's final value (``v`` and ``v + 1``):
+  in the ten hardest deals (1.5-3.5M nodes) single tests of 100k-1.05M nodes;
+* a larger table there (TT_BITS 18 / 20): total nodes -3.1% / -3.5%, the hardest deals' p99
+  nodes -7% / -8%, but CPU median +9% / +17% and p99 +3% / +5% against a run at 16 (one run
+  each; a second run at 16 came out +6% and +4% from the first: no gain).
+
 Pure-Python twin: :func:`load_twin` executes this same file a second time as a separate module
 with ``njit`` replaced by the identity and the lookup tables as lists, so the very same
 functions run in plain Python (``TWENTYNINE_NO_NUMBA=1`` or ``method="python"``). The
