@@ -389,10 +389,11 @@ class TableStore:
                 change.done.set_result(None)
 
     async def _write(self, batch: list[_Change]) -> set[int]:
-        """One transaction for the batch, in a few statements whatever its size (each await
-        waits for a turn of a busy event loop): read the stored versions (locking the rows
-        where the database can), update the tables whose version still matches in one
-        executemany, then their seats. The indexes of the changes whose version was stale."""
+        """One transaction for the batch; the indexes of the changes whose version was stale.
+        On a SQLite file, :class:`SqliteWriter` (one compare-and-set UPDATE a change). Elsewhere
+        a few statements whatever the batch's size (each await waits for a turn of a busy event
+        loop): read the stored versions (locking the rows), update the tables whose version
+        still matches in one executemany, then their seats."""
         now = utcnow()
         if self.sqlite is not None:
             stale = await self.sqlite.write(batch, now)
