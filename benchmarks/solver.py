@@ -7,7 +7,7 @@ deal, so nothing is remembered from one deal to the next): wall-clock time, and 
 time beside it (steadier when other processes share the machine). numba compiles (or loads its
 cache) and warms up on a separate deal before the timing starts; that time is reported apart.
 
-    uv run python benchmarks/solver.py [--deals N] [--seed S] [--method M] [--json]
+    uv run python benchmarks/solver.py [--deals N] [--seed S] [--method M] [--tt-bits B] [--json]
     uv run python benchmarks/solver.py --compare OTHER_KERNEL.py [--deals N] [--rounds R]
 
 ``--compare`` is a paired A/B test for kernel changes: another copy of ``solver_kernel.py``
@@ -53,19 +53,18 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[k]
 
 
-def run(deals: int, seed: int, method: str) -> dict[str, Any]:
+def run(deals: int, seed: int, method: str, tt_bits: int = solver_kernel.TT_BITS) -> dict[str, Any]:
     rng = random.Random(seed)
     states = [random_deal(rng) for _ in range(deals)]
-    solver = Solver(method)  # type: ignore[arg-type]
     start = time.perf_counter()
-    Solver(method).solve(random_deal(random.Random(seed - 1)))  # type: ignore[arg-type]
+    Solver(method, tt_bits).solve(random_deal(random.Random(seed - 1)))  # type: ignore[arg-type]
     warmup = time.perf_counter() - start
     times: list[float] = []
     cpu: list[float] = []
     nodes: list[int] = []
     values: list[int] = []
     for st in states:
-        solver = Solver(method)  # type: ignore[arg-type]
+        solver = Solver(method, tt_bits)  # type: ignore[arg-type]
         c0 = time.thread_time()
         t0 = time.perf_counter()
         result = solver.solve(st)
@@ -155,11 +154,14 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--compare", metavar="KERNEL_PY", help="paired A/B against this kernel")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of a --compare")
+    parser.add_argument(
+        "--tt-bits", type=int, default=solver_kernel.TT_BITS, help="the table: 2**N entries"
+    )
     args = parser.parse_args()
     if args.compare:
         print(json.dumps(compare(args.compare, args.deals, args.seed, args.rounds)))
         return
-    result = run(args.deals, args.seed, args.method)
+    result = run(args.deals, args.seed, args.method, args.tt_bits)
     if args.json:
         print(json.dumps(result))
         return

@@ -126,7 +126,8 @@ Fourth round (sixth session), node sums over ``--deals 1000 --seed 7`` (determin
   (1.5-3.5M nodes) each of those null-window searches takes 100k-600k nodes.
 
 Measured in the seventh session (no kernel change), ``--deals 1000 --seed 7``, each null-window
-test of the root driver recorded (the driver re-run from Python, calling :func:`_search`):
+test of the root driver recorded (a scratch script, not kept, that re-ran the driver from
+Python around :func:`_search`):
 
 * 21,810 tests, 3.1 a distinct first card; 97% of them return the window's edge (``b`` on a
   fail high, ``b - 1`` on a fail low), holding 0.4% of the nodes: fail-soft gives the MTD steps
@@ -134,9 +135,10 @@ test of the root driver recorded (the driver re-run from Python, calling :func:`
   point a test (those walking tests are cheap: 0-20k nodes each, mostly);
 * 132M of the 179M nodes are in the two tests at each card's final value (``v`` and ``v + 1``):
   in the ten hardest deals (1.5-3.5M nodes) single tests of 100k-1.05M nodes;
-* a larger table there (TT_BITS 18 / 20): total nodes -3.1% / -3.5%, the hardest deals' p99
-  nodes -7% / -8%, but CPU median +9% / +17% and p99 +3% / +5% against a run at 16 (one run
-  each; a second run at 16 came out +6% and +4% from the first: no gain).
+* a larger table there (``benchmarks/solver.py --deals 1000 --seed 7 --tt-bits B``, CPU):
+  TT_BITS 16 (two runs) median 6.78 / 6.87 ms, p99 101 / 104 ms, the most nodes 3.53M; 18:
+  7.38 ms, 103 ms, 3.01M; 20: 7.72 ms, 108 ms, 2.94M. Fewer nodes in the hardest deals, no
+  less time (cache misses).
 
 Pure-Python twin: :func:`load_twin` executes this same file a second time as a separate module
 with ``njit`` replaced by the identity and the lookup tables as lists, so the very same
