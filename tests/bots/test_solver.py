@@ -381,3 +381,76 @@ def test_warm_up_leaves_the_kernel_compiled() -> None:
     # so the first real decision does not pay for it
     assert warm_up("numba") >= 0
     assert solver_kernel.solve_position.signatures
+
+
+# -- positions of one shape -------------------------------------------------------------------
+def _open_minimax(hands: list[int], leader: int, trump: int, team: int) -> int:
+    """Plain minimax on card masks, trump shown, four players, no last-trick point: the points
+    ``team`` takes (independent of the kernel)."""
+    points = (0, 0, 0, 0, 1, 1, 2, 3)
+
+    def trick(hs: list[int], played: list[int], lead: int, seat: int) -> int:
+        if not hs[seat] and not played:
+            return 0
+        if len(played) == 4:
+            best = played[0]
+            for c in played[1:]:
+                if (c >> 3 == best >> 3 and c > best) or (c >> 3 == trump != best >> 3):
+                    best = c
+            winner = (lead + played.index(best)) & 3
+            got = sum(points[c & 7] for c in played) if winner & 1 == team else 0
+            return got + trick(hs, [], winner, winner)
+        hand = hs[seat]
+        if played:
+            follow = hand & (255 << (8 * (played[0] >> 3)))
+            hand = follow or hand
+        values = []
+        for c in range(32):
+            if hand >> c & 1:
+                hs[seat] ^= 1 << c
+                values.append(trick(hs, [*played, c], lead, (seat + 1) & 3))
+                hs[seat] ^= 1 << c
+        return max(values) if seat & 1 == team else min(values)
+
+    return trick(list(hands), [], leader, leader)
+
+
+def test_positions_of_one_shape_differ_by_at_most_their_points() -> None:
+    """The table shares bounds between positions of one shape (each suit's count of cards and
+    who holds them in rank order): the same play wins the same tricks, so the values differ by
+    no more than the points of the cards, rank by rank. Checked by plain minimax on random
+    three-trick endings, and the kernel's key and bounds checked to say the same."""
+    twin = solver_kernel.load_twin()
+    points = (0, 0, 0, 0, 1, 1, 2, 3)
+    rng = random.Random(29)
+    tight = 0
+    for _ in range(40):
+        cards = rng.sample(range(32), 12)
+        hands = [sum(1 << c for c in cards[3 * i : 3 * i + 3]) for i in range(4)]
+        other = [0, 0, 0, 0]
+        up = down = 0
+        for s in range(4):
+            held = sorted(
+                (c, seat)
+                for seat in range(4)
+                for c in range(8 * s, 8 * s + 8)
+                if hands[seat] >> c & 1
+            )
+            new = sorted(rng.sample(range(8 * s, 8 * s + 8), len(held)))
+            for (c, seat), d in zip(held, new, strict=True):
+                other[seat] |= 1 << d
+                up += max(0, points[d & 7] - points[c & 7])
+                down += max(0, points[c & 7] - points[d & 7])
+        trump, leader = rng.randrange(4), rng.randrange(4)
+        v = _open_minimax(hands, leader, trump, 0)
+        w = _open_minimax(other, leader, trump, 0)
+        assert v - down <= w <= v + up, (hands, other, trump, leader)
+        tight += w in (v - down, v + up) and up + down > 0
+        keys = [
+            twin._shape_key(h[1], h[2], h[3], h[0] | h[1] | h[2] | h[3], leader, 1)
+            for h in (hands, other)
+        ]
+        assert keys[0][:2] == keys[1][:2]
+        entry = v | (v << 6)
+        assert twin._similar_bounds(entry, keys[0][2], keys[1][2]) == (v - down, v + up)
+    assert tight > 0  # the bound is met exactly somewhere: it is no looser than it must be

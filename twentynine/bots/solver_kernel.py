@@ -222,6 +222,27 @@ CLASS_LOW: Any = np.array([lo for lo, hi in _CLASSES for _ in range(lo, hi)], dt
 CANONICAL_BYTE: Any = np.array([_canonical_byte(b) for b in range(256)], dtype=np.int64)
 #: EXTRACT[(mask << 8) | bits], see _extract
 EXTRACT: Any = np.array([_extract(b, m) for m in range(256) for b in range(256)], dtype=np.uint8)
+
+
+def _similar(old: int, new: int, up: bool) -> int:
+    """Two suits' live cards with as many cards each, by rank (lowest first): the sum of the
+    points the new one has over the old, card by card (``up``), or under it."""
+    po = [_STRENGTH_POINTS[i] for i in range(8) if old >> i & 1]
+    pn = [_STRENGTH_POINTS[i] for i in range(8) if new >> i & 1]
+    if len(po) != len(pn):
+        return 0
+    if up:
+        return sum(max(0, n - o) for o, n in zip(po, pn, strict=True))
+    return sum(max(0, o - n) for o, n in zip(po, pn, strict=True))
+
+
+#: SIMILAR_UP[(old << 8) | new], SIMILAR_DOWN[...]: see _similar
+SIMILAR_UP: Any = np.array(
+    [_similar(o, n, True) for o in range(256) for n in range(256)], dtype=np.uint8
+)
+SIMILAR_DOWN: Any = np.array(
+    [_similar(o, n, False) for o in range(256) for n in range(256)], dtype=np.uint8
+)
 #: de Bruijn sequence table: the index of a single set bit below 2**32
 _DEBRUIJN = 0x077CB531
 DEBRUIJN_INDEX: Any = np.zeros(32, dtype=np.int64)
@@ -236,6 +257,8 @@ if _PURE_PYTHON:  # plain lists index faster than numpy arrays in plain Python
     CANONICAL_BYTE = CANONICAL_BYTE.tolist()
     CLASS_LOW = CLASS_LOW.tolist()
     EXTRACT = EXTRACT.tolist()
+    SIMILAR_UP = SIMILAR_UP.tolist()
+    SIMILAR_DOWN = SIMILAR_DOWN.tolist()
     DEBRUIJN_INDEX = DEBRUIJN_INDEX.tolist()
 
 ZERO_POINT_CARDS = sum(0x0F << (8 * s) for s in range(4))
@@ -276,7 +299,7 @@ STACK = 44  # one frame per move: 32 cards, one reveal, and a partial trick at t
 MSTRIDE = 10  # room for the moves of one frame: 8 cards and the reveal
 
 TT_BITS = 16  # table entries: 2**TT_BITS, two a bucket
-ENTRY = 4  # words an entry: key, key, value, (unused)
+ENTRY = 4  # words an entry: key, key, value, canonical live cards (see _shape_key)
 LAST_SIZE = 1 << 14  # entries of the cache of two-trick endings (two words each)
 BUCKET = 2 * ENTRY
 _GEN_SHIFT = 36  # key = generation << 36 | ...
@@ -308,7 +331,8 @@ F_MUST = 22
 F_LED = 23
 F_REMOVED = 24  # undo of the current move: the card mask taken from the player's hand
 F_JOINED = 25  # ... and the face-down card that joined the bidder's hand (or -1)
-NF = 26
+F_CANON = 26  # the canonical live cards of a trick's start (see _shape_key)
+NF = 27
 
 _ENTER = 0  # set up the node at depth d
 _NEXT = 1  # try the next move at depth d, or finish the node
@@ -491,6 +515,43 @@ def _position_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -
             k2 = (k2 << width) | EXTRACT[row | ((odd >> shift) & 255)]
             k2 = (k2 << width) | EXTRACT[row | ((high >> shift) & 255)]
     return (gen << _GEN_SHIFT) | (leader << 32) | k1, k2
+
+
+@njit(cache=True)
+def _shape_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -> tuple[int, int, int]:
+    """The table key of a trick's start (trump shown) by its shape: each suit's count of live
+    cards and who holds each of them in rank order; and the canonical live cards (see
+    ``_canonical_byte``) that tell the points apart. Positions of one shape play alike: only
+    the points of the cards differ, and their values differ by at most that."""
+    odd = h1 | h3
+    high = h2 | h3
+    k1 = 0
+    k2 = 0
+    canon = 0
+    for s in range(4):
+        shift = 8 * s
+        lb = (live >> shift) & 255
+        if lb:
+            canon |= CANONICAL_BYTE[lb] << shift
+            width = BYTE_COUNT[lb]
+            k1 |= width << (4 * s)
+            row = lb << 8
+            k2 = (k2 << width) | EXTRACT[row | ((odd >> shift) & 255)]
+            k2 = (k2 << width) | EXTRACT[row | ((high >> shift) & 255)]
+    return (gen << _GEN_SHIFT) | (1 << 34) | (leader << 32) | k1, k2, canon
+
+
+@njit(cache=True, inline="always")
+def _similar_bounds(entry: int, old: int, new: int) -> tuple[int, int]:
+    """The bounds (lo, hi) an entry stored for a position of the same shape with the canonical
+    live cards ``old`` gives the position with ``new``."""
+    up = 0
+    down = 0
+    for s in range(4):
+        i = (((old >> (8 * s)) & 255) << 8) | ((new >> (8 * s)) & 255)
+        up += SIMILAR_UP[i]
+        down += SIMILAR_DOWN[i]
+    return int((entry & 63) - down), int(((entry >> 6) & 63) + up)
 
 
 @njit(cache=True)
@@ -997,12 +1058,19 @@ def _tt_slot(k1: int, k2: int, tt_mask: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _tt_find(tt: Any, slot: int, k1: int, k2: int) -> int:
-    """Where the key is in its bucket (0 or ENTRY), or -1."""
+def _tt_find(tt: Any, slot: int, k1: int, k2: int, canon: int) -> int:
+    """Where the key is in its bucket (0 or ENTRY) with the same canonical cards, or -1; or
+    (-2 - where) an entry of the same shape with other canonical cards."""
     if tt[slot] == k1 and tt[slot + 1] == k2:
-        return 0
+        if tt[slot + 3] == canon:
+            return 0
+        if tt[slot + ENTRY] == k1 and tt[slot + ENTRY + 1] == k2 and tt[slot + ENTRY + 3] == canon:
+            return ENTRY
+        return -2
     if tt[slot + ENTRY] == k1 and tt[slot + ENTRY + 1] == k2:
-        return ENTRY
+        if tt[slot + ENTRY + 3] == canon:
+            return ENTRY
+        return -2 - ENTRY
     return -1
 
 
@@ -1021,6 +1089,7 @@ def _tt_store(
     best_move: int,
     held: int,
     gen: int,
+    canon: int,
 ) -> None:
     """Store what a search in the window (``alpha``, ``beta``) found, ``best`` (fail-soft),
     over the bounds ``lo``, ``hi`` known before it; ``held``: the cards still in the hands."""
@@ -1044,12 +1113,14 @@ def _tt_store(
             tt[slot + ENTRY] = old
             tt[slot + ENTRY + 1] = tt[slot + 1]
             tt[slot + ENTRY + 2] = tt[slot + 2]
+            tt[slot + ENTRY + 3] = tt[slot + 3]
             at = slot
         else:
             at = slot + ENTRY
     tt[at] = k1
     tt[at + 1] = k2
     tt[at + 2] = value
+    tt[at + 3] = canon
 
 
 @njit(cache=True)
@@ -1069,11 +1140,25 @@ def _node3(
     lo = 0
     hi = total
     gen = par[P_GEN]
-    k1, k2 = _position_key(h1, h2, h3, live, leader, gen)
+    k1, k2, canon = _shape_key(h1, h2, h3, live, leader, gen)
     slot = _tt_slot(k1, k2, par[P_TT_MASK])
-    found = _tt_find(tt, slot, k1, k2)
+    found = _tt_find(tt, slot, k1, k2, canon)
     tt_best = -1
-    if found >= 0:
+    if found < -1:
+        at = slot - 2 - found
+        found = -1
+        slo, shi = _similar_bounds(tt[at + 2], tt[at + 3], canon)
+        lo = max(lo, slo)
+        hi = min(hi, shi)
+        if lo >= b:
+            return int(lo)
+        if hi <= a:
+            return int(hi)
+        if lo == hi:
+            return int(lo)
+        a = max(a, lo)
+        b = min(b, hi)
+    elif found >= 0:
         entry = tt[slot + found + 2]
         lo = entry & 63
         hi = min(hi, (entry >> 6) & 63)
@@ -1101,7 +1186,7 @@ def _node3(
             return int(hi)
     r = _three_tricks(h0, h1, h2, h3, leader, a, b, tt_best, pp, tp)
     best = r & 63
-    _tt_store(tt, slot, found, k1, k2, lo, hi, a, b, best, (r >> 6) - 1, _count(live), gen)
+    _tt_store(tt, slot, found, k1, k2, lo, hi, a, b, best, (r >> 6) - 1, _count(live), gen, canon)
     return int(best)
 
 
@@ -1447,7 +1532,7 @@ def _search(
                         continue
                 if not restricted and held < 32:
                     if shown:
-                        k1, k2 = _position_key(h1, h2, h3, live, leader, gen)
+                        k1, k2, canon = _shape_key(h1, h2, h3, live, leader, gen)
                     else:  # the face-down card counts as the bidder's, and is marked apart
                         j = 1 << ind if ind >= 0 else 0
                         k1, k2 = _position_key(
@@ -1461,11 +1546,35 @@ def _search(
                         k1 |= 1 << 35
                         k2 |= (_canonical_card(ind, live) + 1) << 56
                         k2 |= fr[f + F_LED] << 62
+                        canon = k1 & 0xFFFFFFFF
                     slot = _tt_slot(k1, k2, tt_mask)
-                    found = _tt_find(tt, slot, k1, k2)
+                    found = _tt_find(tt, slot, k1, k2, canon)
+                    if found < -1:
+                        at = slot - 2 - found
+                        found = -1
+                        slo, shi = _similar_bounds(tt[at + 2], tt[at + 3], canon)
+                        lo = max(lo, slo)
+                        hi = min(hi, shi)
+                        if lo >= b:
+                            ret = lo
+                            state = _LEAVE
+                            continue
+                        if hi <= a:
+                            ret = hi
+                            state = _LEAVE
+                            continue
+                        if lo > a:
+                            a = lo
+                        if hi < b:
+                            b = hi
+                        if a >= b:
+                            ret = lo
+                            state = _LEAVE
+                            continue
                     fr[f + F_K1] = k1
                     fr[f + F_K2] = k2
                     fr[f + F_FOUND] = found
+                    fr[f + F_CANON] = canon
                     if found >= 0:
                         entry = tt[slot + found + 2]
                         lo = max(lo, entry & 63)
@@ -1623,7 +1732,7 @@ def _search(
                         tt, slot, fr[f + F_FOUND], fr[f + F_K1], fr[f + F_K2], fr[f + F_LO],
                         fr[f + F_HI], fr[f + F_ALPHA], fr[f + F_BETA], best,
                         fr[f + F_BEST_MOVE], _count(hands[0] | hands[1] | hands[2] | hands[3]),
-                        gen,
+                        gen, fr[f + F_CANON],
                     )  # fmt: skip
                 ret = best
                 state = _LEAVE
