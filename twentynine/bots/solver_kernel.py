@@ -481,18 +481,6 @@ def _stands_for(c: int, above: int, legal: int) -> int:
 
 
 @njit(cache=True)
-def _canonical_card(card: int, live: int) -> int:
-    """Where ``card`` (one of ``live``) goes in the canonical form of ``live``, or -1."""
-    if card < 0:
-        return -1
-    shift = card & 24
-    r = card & 7
-    lo = int(CLASS_LOW[r])
-    below = (live >> shift) & ((1 << r) - 1) & ~((1 << lo) - 1)
-    return int(shift + lo + BYTE_COUNT[below])
-
-
-@njit(cache=True)
 def _position_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -> tuple[int, int]:
     """The table key of a trick's start (trump shown), two words.
 
@@ -1534,8 +1522,12 @@ def _search(
                     if shown:
                         k1, k2, canon = _shape_key(h1, h2, h3, live, leader, gen)
                     else:  # the face-down card counts as the bidder's, and is marked apart
-                        j = 1 << ind if ind >= 0 else 0
-                        k1, k2 = _position_key(
+                        j = 0
+                        place = 0  # by its place among its suit's live cards (the trump suit)
+                        if ind >= 0:
+                            j = 1 << ind
+                            place = 1 + BYTE_COUNT[(live >> (ind & 24)) & ((1 << (ind & 7)) - 1)]
+                        k1, k2, canon = _shape_key(
                             h1 | j if bidder == 1 else h1,
                             h2 | j if bidder == 2 else h2,
                             h3 | j if bidder == 3 else h3,
@@ -1544,9 +1536,8 @@ def _search(
                             gen,
                         )
                         k1 |= 1 << 35
-                        k2 |= (_canonical_card(ind, live) + 1) << 56
+                        k2 |= place << 56
                         k2 |= fr[f + F_LED] << 62
-                        canon = k1 & 0xFFFFFFFF
                     slot = _tt_slot(k1, k2, tt_mask)
                     found = _tt_find(tt, slot, k1, k2, canon)
                     if found < -1:
