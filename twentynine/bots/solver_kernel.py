@@ -25,9 +25,16 @@ The search:
 * fail-soft alpha-beta, iterative (one frame per move: numba cannot cache recursive functions,
   numba issue #6061), with null-window tests "does the objective team take at least ``b``
   points?" driven to the exact value by MTD(f) steps and bisection;
-* a transposition table at the start of each trick, two entries a bucket, with a canonical
-  key (see ``_position_key``): positions that differ only in which cards of equal points have
-  gone share their entry;
+* a transposition table at the start of each trick, two entries a bucket, keyed by the
+  position's *shape* (see :func:`_shape_key`): each suit's count of live cards and who holds
+  each of them in rank order. Positions of one shape play alike, move for move, and win the
+  same tricks; only the points of the cards differ. An entry keeps its position's canonical
+  live cards (each suit's cards pushed down within their point class, so that positions
+  differing only in which cards of equal points have gone are the same): with the same
+  canonical cards its bounds hold as they are; for another position of the shape they hold
+  widened by the points that differ, rank place by rank place (:func:`_similar_bounds`; the
+  payoff-similarity of Furtak and Buro's Skat solver). Most trick starts the search meets
+  differ from one met before only in which card of a suit a player gave up;
 * bounds: the points still out, and (trump shown) points a team is sure of: the top run of
   trumps it holds, the sure winners the leader can cash, a trick nobody still to play can win;
 * moves: equivalent cards (one suit, equal points, no card still in play between them) count
@@ -527,6 +534,20 @@ def _shape_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -> t
             k2 = (k2 << width) | EXTRACT[row | ((odd >> shift) & 255)]
             k2 = (k2 << width) | EXTRACT[row | ((high >> shift) & 255)]
     return (gen << _GEN_SHIFT) | (1 << 34) | (leader << 32) | k1, k2, canon
+
+
+@njit(cache=True, inline="always")
+def _similar_in(tt: Any, slot: int, where: int, k1: int, k2: int, canon: int) -> tuple[int, int]:
+    """The bounds the entries of the same shape in a bucket (one at ``where``, perhaps the
+    other too) give the position with the canonical cards ``canon``."""
+    at = slot + where
+    lo, hi = _similar_bounds(tt[at + 2], tt[at + 3], canon)
+    at = slot + ENTRY - where
+    if tt[at] == k1 and tt[at + 1] == k2:
+        lo2, hi2 = _similar_bounds(tt[at + 2], tt[at + 3], canon)
+        lo = max(lo, lo2)
+        hi = min(hi, hi2)
+    return lo, hi
 
 
 @njit(cache=True, inline="always")
@@ -1133,9 +1154,8 @@ def _node3(
     found = _tt_find(tt, slot, k1, k2, canon)
     tt_best = -1
     if found < -1:
-        at = slot - 2 - found
+        slo, shi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
         found = -1
-        slo, shi = _similar_bounds(tt[at + 2], tt[at + 3], canon)
         lo = max(lo, slo)
         hi = min(hi, shi)
         if lo >= b:
@@ -1541,9 +1561,8 @@ def _search(
                     slot = _tt_slot(k1, k2, tt_mask)
                     found = _tt_find(tt, slot, k1, k2, canon)
                     if found < -1:
-                        at = slot - 2 - found
+                        slo, shi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
                         found = -1
-                        slo, shi = _similar_bounds(tt[at + 2], tt[at + 3], canon)
                         lo = max(lo, slo)
                         hi = min(hi, shi)
                         if lo >= b:
