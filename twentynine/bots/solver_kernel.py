@@ -147,6 +147,35 @@ Python around :func:`_search`):
   7.38 ms, 103 ms, 3.01M; 20: 7.72 ms, 108 ms, 2.94M. Fewer nodes in the hardest deals, no
   less time (cache misses).
 
+Eighth session, on a slower machine than the sessions before (``python -m timeit`` of
+``datetime.isoformat``: 0.93-1.07 us against 479 ns; the seventh session's kernel ran the
+default 200 deals at a median of 12.8-13.0 ms there against 4.74-5.01 ms, on the same 75k
+nodes). Node sums are deterministic; CPU by ``benchmarks/solver.py --compare`` (paired), which
+also checks that the two kernels give every first card the same value:
+
+* the table keyed by shape, bounds of another position of the shape widened by the points
+  that differ (see :func:`_shape_key`): ``--deals 300 --seed 7`` nodes 56.7M -> 20.3M;
+  ``--deals 1000 --seed 7`` median nodes 89k -> 37k, the most 3.53M -> 1.08M. At the
+  three-trick starts, of 3.05M probes (300 deals; counted by a scratch copy of this file)
+  0.78M found the same canonical cards and 1.62M only the shape, and 0.79M went on to search;
+* trick starts with trump hidden keyed by shape as well: ``--compare --hidden --deals 200
+  --seed 7`` nodes 36.2M -> 24.9M, CPU / 1.44;
+* both entries of a bucket of the same shape bounding the position (their widened bounds
+  intersected): nodes -5.7%, CPU -4%;
+* the three together against the seventh session's kernel: ``--compare --deals 300 --seed 7
+  --rounds 2`` nodes 56.7M -> 19.2M, CPU / 2.49, no value differs; with ``--hidden --deals
+  200``: nodes 67.8M -> 24.9M, CPU / 2.42;
+* tried, no gain: exact values at three-trick starts (a full window, so that any later visit
+  finds them; +28% CPU, nodes +46%); the best move kept as its suit and place among the
+  suit's live cards, so that it holds for every position of the shape (nodes -2.2% to -3%,
+  CPU 0 to +2.7%); enhanced transposition cutoffs in :func:`_last_card` with the shape
+  entries (nodes -3%, CPU +2%); a table inside tricks too, keyed by shape with the trick's
+  cards as their players' and their places in the key (38-40% of the positions inside a
+  trick had been met before by shape; nodes -2.9%, CPU +18%); the table at 2**14 (+6%) or
+  2**18 (+3%) entries; at the root, the value of a card bounded by the card above it in the
+  same hand (the two positions after them have one shape with two cards' points swapped:
+  nodes -0.1%).
+
 Pure-Python twin: :func:`load_twin` executes this same file a second time as a separate module
 with ``njit`` replaced by the identity and the lookup tables as lists, so the very same
 functions run in plain Python (``TWENTYNINE_NO_NUMBA=1`` or ``method="python"``). The
