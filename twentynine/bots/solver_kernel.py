@@ -149,7 +149,7 @@ Python around :func:`_search`):
 
 Eighth session, on a slower machine than the sessions before (``python -m timeit`` of
 ``datetime.isoformat``: 0.93-1.07 us against 479 ns; the seventh session's kernel ran the
-default 200 deals at a median of 12.8-13.0 ms there against 4.74-5.01 ms, on the same 75k
+default 200 deals at a median of 12.8-13.0 ms on it, against 4.74-5.01 ms before, on the same 75k
 nodes). Node sums are deterministic; CPU by ``benchmarks/solver.py --compare`` (paired), which
 also checks that the two kernels give every first card the same value:
 
