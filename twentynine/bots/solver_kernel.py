@@ -1182,24 +1182,17 @@ def _node3(
     slot = _tt_slot(k1, k2, par[P_TT_MASK])
     found = _tt_find(tt, slot, k1, k2, canon)
     tt_best = -1
-    if found < -1:
-        slo, shi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
-        found = -1
+    if found != -1:
+        if found >= 0:
+            entry = tt[slot + found + 2]
+            slo = entry & 63
+            shi = (entry >> 6) & 63
+            tt_best = ((entry >> 12) & 63) - 1
+        else:  # only the shape: its bounds, widened
+            slo, shi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
+            found = -1
         lo = max(lo, slo)
         hi = min(hi, shi)
-        if lo >= b:
-            return int(lo)
-        if hi <= a:
-            return int(hi)
-        if lo == hi:
-            return int(lo)
-        a = max(a, lo)
-        b = min(b, hi)
-    elif found >= 0:
-        entry = tt[slot + found + 2]
-        lo = entry & 63
-        hi = min(hi, (entry >> 6) & 63)
-        tt_best = ((entry >> 12) & 63) - 1
         if lo >= b:
             return int(lo)
         if hi <= a:
@@ -1589,36 +1582,20 @@ def _search(
                         k2 |= fr[f + F_LED] << 62
                     slot = _tt_slot(k1, k2, tt_mask)
                     found = _tt_find(tt, slot, k1, k2, canon)
-                    if found < -1:
-                        slo, shi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
-                        found = -1
-                        lo = max(lo, slo)
-                        hi = min(hi, shi)
-                        if lo >= b:
-                            ret = lo
-                            state = _LEAVE
-                            continue
-                        if hi <= a:
-                            ret = hi
-                            state = _LEAVE
-                            continue
-                        if lo > a:
-                            a = lo
-                        if hi < b:
-                            b = hi
-                        if a >= b:
-                            ret = lo
-                            state = _LEAVE
-                            continue
                     fr[f + F_K1] = k1
                     fr[f + F_K2] = k2
-                    fr[f + F_FOUND] = found
+                    fr[f + F_FOUND] = -1 if found < -1 else found
                     fr[f + F_CANON] = canon
-                    if found >= 0:
-                        entry = tt[slot + found + 2]
-                        lo = max(lo, entry & 63)
-                        hi = min(hi, (entry >> 6) & 63)
-                        tt_best = ((entry >> 12) & 63) - 1
+                    if found != -1:
+                        if found >= 0:
+                            entry = tt[slot + found + 2]
+                            slo = entry & 63
+                            shi = (entry >> 6) & 63
+                            tt_best = ((entry >> 12) & 63) - 1
+                        else:  # only the shape: its bounds, widened
+                            slo, shi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
+                        lo = max(lo, slo)
+                        hi = min(hi, shi)
                         if lo >= b:
                             ret = lo
                             state = _LEAVE
