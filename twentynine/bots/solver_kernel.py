@@ -76,7 +76,8 @@ tricks left: 3.56M cache hits, 1.33M solved; 6.3M table probes, 3.5M found; 2.8M
 calls; 2.6M expanded) and 5.2M / 6.9M / 10.5M nodes at the 2nd / 3rd / 4th card of a trick.
 The root: 1410 distinct first cards, 4320 null-window searches (3.06 a card, 2 is the least);
 74% of the nodes are in the tests at each card's final value, 8% in bisecting the first card,
-18% in the MTD steps toward the others. In isolation ``_position_key`` costs 11 ns,
+18% in the MTD steps toward the others. In isolation ``_position_key`` (the canonical key
+the eighth session's :func:`_shape_key` replaced) costs 11 ns,
 ``_sure_points`` 19 ns, ``_two_tricks`` 160 ns; running the move generation twice costs +13.5%
 CPU, so it is about an eighth of the time. No single part dominates: the rest is the frame
 machinery spread over all nodes.
@@ -517,36 +518,13 @@ def _stands_for(c: int, above: int, legal: int) -> int:
 
 
 @njit(cache=True)
-def _position_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -> tuple[int, int]:
-    """The table key of a trick's start (trump shown), two words.
-
-    The key is *canonical*: each suit's cards still held pushed down to the lowest free places
-    of their point class (see ``_canonical_byte``), then, suit by suit, who holds each of them
-    (two bits a card, at most 62 bits with 31 cards). Positions that differ only in which
-    cards of equal points have gone have the same value and share the key. (With trump hidden
-    the caller marks the face-down card in the spare top bits: then at most 28 cards.)"""
-    odd = h1 | h3
-    high = h2 | h3
-    k1 = 0
-    k2 = 0
-    for s in range(4):
-        shift = 8 * s
-        lb = (live >> shift) & 255
-        if lb:
-            k1 |= CANONICAL_BYTE[lb] << shift
-            width = BYTE_COUNT[lb]
-            row = lb << 8
-            k2 = (k2 << width) | EXTRACT[row | ((odd >> shift) & 255)]
-            k2 = (k2 << width) | EXTRACT[row | ((high >> shift) & 255)]
-    return (gen << _GEN_SHIFT) | (leader << 32) | k1, k2
-
-
-@njit(cache=True)
 def _shape_key(h1: int, h2: int, h3: int, live: int, leader: int, gen: int) -> tuple[int, int, int]:
     """The table key of a trick's start (trump shown) by its shape: each suit's count of live
     cards and who holds each of them in rank order; and the canonical live cards (see
     ``_canonical_byte``) that tell the points apart. Positions of one shape play alike: only
-    the points of the cards differ, and their values differ by at most that."""
+    the points of the cards differ, and their values differ by at most that. (Two bits a card
+    in ``k2``: at most 62 bits with 31 cards. With trump hidden the caller marks the face-down
+    card in the spare top bits: then at most 28 cards.)"""
     odd = h1 | h3
     high = h2 | h3
     k1 = 0
@@ -845,8 +823,8 @@ def _two_tricks(
 @njit(cache=True, inline="always")
 def _two_tricks_cached(h0: int, h1: int, h2: int, h3: int, leader: int, par: Any, tt: Any) -> int:
     """:func:`_two_tricks`, its exact values cached under a canonical key."""
-    k1, k2 = _position_key(h1, h2, h3, h0 | h1 | h2 | h3, leader, 0)
-    key = (k2 << 34) | k1
+    _, k2, canon = _shape_key(h1, h2, h3, h0 | h1 | h2 | h3, leader, 0)
+    key = (k2 << 34) | (leader << 32) | canon
     x = (key ^ (key >> 29) ^ (key >> 47)) & 0x7FFFFFFF
     at = par[P_LAST_BASE] + (((x * 0x5BD1E995) >> 13) & (LAST_SIZE - 1)) * 2
     gen = par[P_GEN]
