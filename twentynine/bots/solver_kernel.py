@@ -558,6 +558,19 @@ def _similar_in(tt: Any, slot: int, where: int, k1: int, k2: int, canon: int) ->
 
 
 @njit(cache=True, inline="always")
+def _tt_bounds(
+    tt: Any, slot: int, found: int, k1: int, k2: int, canon: int
+) -> tuple[int, int, int]:
+    """What the entry :func:`_tt_find` found (``found`` != -1) tells of the position: its bounds
+    (lo, hi) and its best move (-1: none, for an entry of the shape only)."""
+    if found >= 0:
+        entry = tt[slot + found + 2]
+        return int(entry & 63), int((entry >> 6) & 63), int(((entry >> 12) & 63) - 1)
+    lo, hi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
+    return lo, hi, -1
+
+
+@njit(cache=True, inline="always")
 def _similar_bounds(entry: int, old: int, new: int) -> tuple[int, int]:
     """The bounds (lo, hi) an entry stored for a position of the same shape with the canonical
     live cards ``old`` gives the position with ``new``."""
@@ -1161,14 +1174,8 @@ def _node3(
     found = _tt_find(tt, slot, k1, k2, canon)
     tt_best = -1
     if found != -1:
-        if found >= 0:
-            entry = tt[slot + found + 2]
-            slo = entry & 63
-            shi = (entry >> 6) & 63
-            tt_best = ((entry >> 12) & 63) - 1
-        else:  # only the shape: its bounds, widened
-            slo, shi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
-            found = -1
+        slo, shi, tt_best = _tt_bounds(tt, slot, found, k1, k2, canon)
+        found = max(found, -1)
         lo = max(lo, slo)
         hi = min(hi, shi)
         if lo >= b:
@@ -1565,13 +1572,7 @@ def _search(
                     fr[f + F_FOUND] = -1 if found < -1 else found
                     fr[f + F_CANON] = canon
                     if found != -1:
-                        if found >= 0:
-                            entry = tt[slot + found + 2]
-                            slo = entry & 63
-                            shi = (entry >> 6) & 63
-                            tt_best = ((entry >> 12) & 63) - 1
-                        else:  # only the shape: its bounds, widened
-                            slo, shi = _similar_in(tt, slot, -2 - found, k1, k2, canon)
+                        slo, shi, tt_best = _tt_bounds(tt, slot, found, k1, k2, canon)
                         lo = max(lo, slo)
                         hi = min(hi, shi)
                         if lo >= b:
