@@ -174,9 +174,9 @@ also checks that the two kernels give every first card the same value:
   cards as their players' and their places in the key (38-40% of the positions inside a
   trick had been met before by shape; nodes -2.9%, CPU +18%); the table at 2**14 (+6%) or
   2**18 (+3%) entries, or four entries a bucket (all those of the shape intersected, the
-  smallest position given up: nodes -1.6%, CPU -2%); at the root, the value of a card bounded by the card above it in the
-  same hand (the two positions after them have one shape with two cards' points swapped:
-  nodes -0.1%).
+  smallest position given up: nodes -1.6%, CPU -2%); at the root, the value of a card
+  bounded by the card above it in the same hand (the two positions after them have one shape
+  with two cards' points swapped: nodes -0.1%).
 
 Pure-Python twin: :func:`load_twin` executes this same file a second time as a separate module
 with ``njit`` replaced by the identity and the lookup tables as lists, so the very same
