@@ -254,33 +254,32 @@ BYTE_POINTS: Any = np.array(
 BYTE_COUNT: Any = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
 #: index of the highest set bit of a byte (-1 for 0)
 BYTE_HIGH: Any = np.array([b.bit_length() - 1 for b in range(256)], dtype=np.int64)
-#: the lowest strength of each strength's point class
-CLASS_LOW: Any = np.array([lo for lo, hi in _CLASSES for _ in range(lo, hi)], dtype=np.int64)
 #: see _canonical_byte
 CANONICAL_BYTE: Any = np.array([_canonical_byte(b) for b in range(256)], dtype=np.int64)
 #: EXTRACT[(mask << 8) | bits], see _extract
 EXTRACT: Any = np.array([_extract(b, m) for m in range(256) for b in range(256)], dtype=np.uint8)
 
 
-def _similar(old: int, new: int, up: bool) -> int:
-    """Two suits' live cards with as many cards each, by rank (lowest first): the sum of the
-    points the new one has over the old, card by card (``up``), or under it."""
-    po = [_STRENGTH_POINTS[i] for i in range(8) if old >> i & 1]
-    pn = [_STRENGTH_POINTS[i] for i in range(8) if new >> i & 1]
-    if len(po) != len(pn):
-        return 0
-    if up:
-        return sum(max(0, n - o) for o, n in zip(po, pn, strict=True))
-    return sum(max(0, o - n) for o, n in zip(po, pn, strict=True))
+def _similar_tables() -> tuple[Any, Any]:
+    """SIMILAR_UP[(old << 8) | new] and SIMILAR_DOWN[...] for two suits' live cards with as
+    many cards each (only those pairs are ever looked up): card by card in rank order, the sum
+    of the points the new one has over the old one, and under it."""
+    up = np.zeros(1 << 16, dtype=np.uint8)
+    down = np.zeros(1 << 16, dtype=np.uint8)
+    by_count: dict[int, list[tuple[int, list[int]]]] = {}
+    for b in range(256):
+        points = [_STRENGTH_POINTS[i] for i in range(8) if b >> i & 1]
+        by_count.setdefault(len(points), []).append((b, points))
+    for group in by_count.values():
+        for old, po in group:
+            for new, pn in group:
+                diffs = [n - o for o, n in zip(po, pn, strict=True)]
+                up[(old << 8) | new] = sum(x for x in diffs if x > 0)
+                down[(old << 8) | new] = -sum(x for x in diffs if x < 0)
+    return up, down
 
 
-#: SIMILAR_UP[(old << 8) | new], SIMILAR_DOWN[...]: see _similar
-SIMILAR_UP: Any = np.array(
-    [_similar(o, n, True) for o in range(256) for n in range(256)], dtype=np.uint8
-)
-SIMILAR_DOWN: Any = np.array(
-    [_similar(o, n, False) for o in range(256) for n in range(256)], dtype=np.uint8
-)
+SIMILAR_UP, SIMILAR_DOWN = _similar_tables()
 #: de Bruijn sequence table: the index of a single set bit below 2**32
 _DEBRUIJN = 0x077CB531
 DEBRUIJN_INDEX: Any = np.zeros(32, dtype=np.int64)
@@ -293,7 +292,6 @@ if _PURE_PYTHON:  # plain lists index faster than numpy arrays in plain Python
     BYTE_COUNT = BYTE_COUNT.tolist()
     BYTE_HIGH = BYTE_HIGH.tolist()
     CANONICAL_BYTE = CANONICAL_BYTE.tolist()
-    CLASS_LOW = CLASS_LOW.tolist()
     EXTRACT = EXTRACT.tolist()
     SIMILAR_UP = SIMILAR_UP.tolist()
     SIMILAR_DOWN = SIMILAR_DOWN.tolist()
