@@ -161,9 +161,7 @@ async def test_reconnect_catches_up_and_takeover_returns_the_seat(live: LiveServ
     socks = [await TableSocket(live, c, table_id).connect() for c in clients[:4]]
     # seat 1 drops out; after the takeover time a bot plays for it
     await socks[1].close()
-    await socks[0].wait_for(
-        lambda st: any(e["type"] == "bot_takeover" for e in st["events"]), timeout=10
-    )
+    await socks[0].wait_for(lambda st: socks[0].seen_event("bot_takeover"), timeout=10)
     assert socks[0].state is not None and socks[0].state["table"]["seats"][1]["standin"]
     # the others play on; the bot answers for seat 1
     start = socks[0].version

@@ -83,6 +83,12 @@ class TableSocket:
 
         return await asyncio.wait_for(waiter(), timeout)
 
+    def seen_event(self, kind: str) -> bool:
+        """Has any state message so far carried an event of this type? (The latest state alone
+        may not: two messages can arrive before a waiter looks.)"""
+        states = (m for m in self.messages if m["type"] == "state")
+        return any(e["type"] == kind for m in states for e in m.get("events", ()))
+
     async def wait_error(self, count: int, timeout: float = 10) -> dict[str, Any]:
         async def waiter() -> dict[str, Any]:
             while len(self.errors) < count:
