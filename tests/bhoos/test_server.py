@@ -512,3 +512,46 @@ def test_start_up_warms_the_solver_for_a_bot_that_searches(
     with TestClient(create_app(level, seed=1)) as client:
         assert client.get("/hi").json() == {"value": "hello"}
     assert calls == (["warm"] if warms else [])
+
+
+# -- the log that benchmarks/bhoos.py reads -------------------------------------------------------
+def _benchmark_module() -> Any:
+    import importlib.util
+
+    path = Path(__file__).parents[2] / "benchmarks" / "bhoos.py"
+    spec = importlib.util.spec_from_file_location("bhoos_benchmark", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_benchmark_reads_the_servers_answer_lines(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each answer's log line carries its time, kind, budget and ``timeRemaining``, and
+    ``benchmarks/bhoos.py`` counts them: the bot's own answers, forced ones and fallbacks."""
+    read_log = _benchmark_module().read_log
+    monkeypatch.setitem(LEVELS, "sleepy", _Sleepy)
+    _Sleepy.release.set()
+    try:
+        with TestClient(create_app("sleepy")) as c:
+            caplog.clear()
+            caplog.set_level("INFO", logger=bhoos_server.logger.name)
+            assert c.post("/play", json=load("play_follow_suit.json")).status_code == 200
+            _Sleepy.release.clear()  # the next one times out and gets the fallback
+            body = load("bid_defender_match.json") | {"timeRemaining": 700}
+            assert c.post("/bid", json=body).status_code == 200
+    finally:
+        _Sleepy.release.set()
+    figures = read_log(caplog.text)
+    assert figures["answers"] == 2
+    assert figures["answers_by_kind"] == {"bot": 1, "fallback:timeout": 1}
+    assert figures["fallbacks"] == 1
+    assert figures["deal_budget_overruns"] == 0
+    assert figures["over_answer_budget"] <= 1  # the fallback is cut at the budget, give or take
+    assert figures["least_time_remaining_ms"] == 700
+    assert 0 < figures["answer_ms_p50"] <= figures["answer_ms_max"] < 700
+    overrun = caplog.text.replace("in ", "in 9999", 1)  # a line over the deal's time is counted
+    assert read_log(overrun)["deal_budget_overruns"] == 1
+    assert read_log(overrun)["over_answer_budget"] >= 1
