@@ -141,7 +141,8 @@ def _event_text(e: object) -> str:
     if isinstance(e, CardPlayed):
         return f"{NAMES[e.seat]} plays {card_code(e.card)}"
     if isinstance(e, TrickWon):
-        return f"trick {e.trick} to {NAMES[e.winner]} ({e.points} points)"
+        unit = "point" if e.points == 1 else "points"
+        return f"trick {e.trick} to {NAMES[e.winner]} ({e.points} {unit})"
     if isinstance(e, RoundInvalid):
         return f"[yellow]round invalid: {e.reason.replace('_', ' ')}; the cards are dealt again[/]"
     if isinstance(e, RoundEnded) and e.outcome != "invalid":

@@ -115,6 +115,32 @@ async def shot(page: Any, name: str, full_page: bool = False) -> Path:
     return path
 
 
+async def toasts_keep_clear_of(page: Any, *selectors: str) -> None:
+    """Three messages at once (those of them shown) keep clear of the elements ``selectors`` name
+    (each must be there); the latest is shown."""
+    await page.evaluate(
+        "import('/static/js/dom.js').then(m => ['one', 'two', 'three'].forEach("
+        " (w) => m.toast(`message ${w}: long enough to take two lines at the table`)))"
+    )
+    await page.locator(".toast", has_text="message three").wait_for(state="visible")
+    toasts = await page.locator(".toast").evaluate_all(
+        "ts => ts.filter(t => t.checkVisibility()).map(t => { const r = t.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+    )
+    assert toasts, "no message to be seen"
+    for selector in selectors:
+        box = await page.locator(selector).first.bounding_box()
+        assert box, f"no {selector} on the page"
+        for t in toasts:
+            apart = (
+                t["x"] >= box["x"] + box["width"]
+                or t["x"] + t["width"] <= box["x"]
+                or t["y"] >= box["y"] + box["height"]
+                or t["y"] + t["height"] <= box["y"]
+            )
+            assert apart, f"a message at {t} covers {selector} at {box}"
+
+
 async def sign_in_ui(page: Any, live: LiveServer, email: str, first_name: str) -> None:
     """The real sign-in: the form mails a code; the code is read from the server's outbox."""
     await page.goto("/#/signin")

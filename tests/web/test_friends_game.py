@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from ..server.conftest import LiveServer
-from .conftest import Browser, play_step, shot, sign_in_ui
+from .conftest import Browser, play_step, shot, sign_in_ui, toasts_keep_clear_of
 
 NAMES = ["Hana", "Ana", "Bo", "Cy", "Dee"]
 
@@ -114,6 +114,8 @@ async def test_four_friends_play_a_round_and_a_fifth_watches(
     assert await host.locator("button[data-reset=score]").is_enabled()
     assert await players[0].locator("button[data-reset=score]").is_disabled()
     await shot(host, "table-auction")
+    # messages keep clear of the seats and the hand
+    await toasts_keep_clear_of(host, ".seat-top", ".seat-left", ".seat-right", ".hand")
 
     # the watcher sees the host's hand, not the others', and may turn one face up
     assert await watcher.locator(".seat[data-seat='0'] .seat-hand.open, .hand .card.face").count()

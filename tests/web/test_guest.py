@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from ..server.conftest import LiveServer
-from .conftest import Browser, play_step, shot
+from .conftest import Browser, play_step, shot, toasts_keep_clear_of
 
 TABLE = "section.table-page"
 
@@ -124,6 +124,7 @@ async def test_guest_plays_a_round_against_bots(web_live: LiveServer, chromium: 
     await shot(page, "guest-result")
     result = page.locator("[data-testid=result]")
     assert await result.locator(".result-hand").count() == 4
+    await toasts_keep_clear_of(page, "[data-testid=result] h2")  # messages keep clear
 
     # the deal is in the guest's history; the replay viewer walks it card by card
     deals = await page.evaluate("fetch('/api/history/deals').then(r => r.json())")

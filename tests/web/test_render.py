@@ -220,3 +220,31 @@ async def test_engine_views_drawn_by_the_client(web_live: LiveServer, chromium: 
     assert "all four Jacks in one hand" in await result.inner_text()
     await shot(page, "render-invalid-four-jacks")
     chromium.assert_clean()
+
+
+async def test_counts_take_their_plural(web_live: LiveServer, chromium: Browser) -> None:
+    """ "1 trick", "2 tricks", "0 points": the words that follow a count agree with it."""
+    page = await chromium.page(web_live.url)
+    await page.goto("/#/rules")
+    await page.locator("h1").wait_for()
+    said = await page.evaluate(
+        """async () => {
+          const { t } = await import('/static/js/i18n.js');
+          return [[1, 1], [0, 2], [2, 1], [1, 0]].map(
+            ([points, tricks]) => t('points_tricks', { points, tricks }));
+        }"""
+    )
+    assert said == [
+        "1 point, 1 trick",
+        "0 points, 2 tricks",
+        "2 points, 1 trick",
+        "1 point, 0 tricks",
+    ]
+    # a placeholder without the count it needs is left as it is, not guessed
+    assert (
+        await page.evaluate(
+            "import('/static/js/i18n.js').then(m => m.t('points_tricks', { points: 3 }))"
+        )
+        == "3 points, {tricks} {tricks:trick|tricks}"
+    )
+    chromium.assert_clean()

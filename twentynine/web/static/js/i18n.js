@@ -8,10 +8,32 @@ let current = 'en';
 let strings = en;
 const listeners = new Set();
 
+/**
+ * The string ``key`` in the current language with ``{name}`` replaced by ``vars[name]``;
+ * ``{name:one|other}`` picks a word by the number ``vars[name]`` (the language's plural rules:
+ * the first word for the category "one", the second for every other), as in
+ * ``"{tricks} {tricks:trick|tricks}"``.
+ */
 export function t(key, vars) {
   let text = strings[key] ?? en[key] ?? key;
-  if (vars) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  if (vars) {
+    text = text.replace(/\{(\w+)(?::([^|{}]*)\|([^{}]*))?\}/g, (m, name, one, other) => {
+      if (!(name in vars)) return m;
+      if (one === undefined) return String(vars[name]);
+      return plurals().select(Number(vars[name])) === 'one' ? one : other;
+    });
+  }
   return text;
+}
+
+let pluralRules = null;
+let pluralLanguage = null;
+function plurals() {
+  if (pluralLanguage !== current) {
+    pluralRules = new Intl.PluralRules(current);
+    pluralLanguage = current;
+  }
+  return pluralRules;
 }
 
 export function has(key) {
