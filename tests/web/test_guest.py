@@ -124,7 +124,8 @@ async def test_guest_plays_a_round_against_bots(web_live: LiveServer, chromium: 
     await shot(page, "guest-result")
     result = page.locator("[data-testid=result]")
     assert await result.locator(".result-hand").count() == 4
-    await toasts_keep_clear_of(page, "[data-testid=result] h2")  # messages keep clear
+    # messages keep clear of the result's heading and its button
+    await toasts_keep_clear_of(page, "[data-testid=result] h2", "[data-testid=result] button")
 
     # the deal is in the guest's history; the replay viewer walks it card by card
     deals = await page.evaluate("fetch('/api/history/deals').then(r => r.json())")
@@ -162,9 +163,23 @@ async def test_guest_plays_a_round_against_bots(web_live: LiveServer, chromium: 
     )
     await page.get_by_role("button", name="One move on").click()
     assert await page.locator(".steps button[aria-current=step]").get_attribute("data-step") == "1"
+    # the bots' seats are named as bots
+    assert await page.locator(".steps", has_text="Bot 2").count()
     await page.get_by_role("button", name="To the end").click()
     await page.locator(".result").wait_for()
     # all four hands are face up in a replay
     assert await page.locator(".seat-hand.closed").count() == 0
     await shot(page, "replay-end")
+    # the controls draw their own icons; play from the end starts again, and pauses
+    assert await page.locator(".replay-controls button svg.icon path").count() == 5
+    play = page.get_by_role("button", name="Play or pause")
+    await play.click()
+    assert await play.get_attribute("aria-pressed") == "true"
+    current = page.locator(".steps button[aria-current=step]")
+    await page.locator(".steps button[aria-current=step][data-step='1']").wait_for(timeout=5000)
+    await play.click()
+    assert await play.get_attribute("aria-pressed") == "false"
+    paused_at = await current.get_attribute("data-step")
+    await asyncio.sleep(1.2)  # longer than a step of the autoplay
+    assert await current.get_attribute("data-step") == paused_at
     chromium.assert_clean()

@@ -131,6 +131,7 @@ async def test_replay_of_a_stored_deal(web_app: FastAPI, monkeypatch: pytest.Mon
         assert (last["phase"], last["outcome"], last["points"]) == ("over", "won", [23, 5])
         assert data["seat"] == 0 and data["direction"] == "counter_clockwise"
         assert data["names"] == ["Ravi", None, None, None]
+        assert data["bots"] == [False, True, True, True]
 
         if data["analysis_available"]:
             verdicts = (await owner.get(f"/api/web/replay/{deal_id}/analysis")).json()["analysis"]

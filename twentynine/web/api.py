@@ -212,6 +212,7 @@ async def replay(deal_id: DealId, user: CurrentUser, db: SessionDep) -> dict[str
         "table_id": deal.table_id,
         "seat": seat,
         "names": await _seat_names(db, deal.seat_users),
+        "bots": [u is None for u in deal.seat_users],
         "record": deal.record,
         "rules": record.rules.to_json(),
         "direction": record.rules.rules.direction,

@@ -72,8 +72,7 @@ class Replay {
     this.slider.addEventListener('input', () => this.go(Number(this.slider.value)));
     this.status = h('span', { class: 'muted', 'aria-live': 'polite' });
     const btn = (label, key, action) => h('button', { type: 'button', 'data-action': key,
-      'aria-label': label, title: label, onclick: action }, h('span', { 'aria-hidden': 'true' },
-      { first: '⏮', prev: '◀', next: '▶', last: '⏭', play: '⏯' }[key]));
+      'aria-label': label, title: label, onclick: action, html: icon(key) });
     this.controls = h('div', { class: 'replay-controls' },
       btn(t('replay_first'), 'first', () => this.go(0)),
       btn(t('replay_prev'), 'prev', () => this.go(this.index - 1)),
@@ -120,7 +119,8 @@ class Replay {
   names() {
     const known = this.data.names || [];
     return [0, 1, 2, 3].map((s) => {
-      const name = known[s] || t('seat_n', { n: s + 1 });
+      const bot = (this.data.bots || [])[s];
+      const name = known[s] || t(bot ? 'bot_n' : 'seat_n', { n: s + 1 });
       return s === this.data.seat ? t('you_named', { name }) : name;
     });
   }
@@ -131,15 +131,19 @@ class Replay {
   }
 
   toggleAutoplay() {
+    const button = this.controls.querySelector('[data-action=play]');
     if (this.autoplay) {
       clearInterval(this.autoplay);
       this.autoplay = null;
-      return;
+    } else {
+      if (this.index >= this.data.steps.length - 1) this.go(0); // from the end: again
+      this.autoplay = setInterval(() => {
+        if (this.index >= this.data.steps.length - 1) this.toggleAutoplay();
+        else this.go(this.index + 1);
+      }, 900);
     }
-    this.autoplay = setInterval(() => {
-      if (this.index >= this.data.steps.length - 1) this.toggleAutoplay();
-      else this.go(this.index + 1);
-    }, 900);
+    button.innerHTML = icon(this.autoplay ? 'pause' : 'play');
+    button.setAttribute('aria-pressed', this.autoplay ? 'true' : 'false');
   }
 
   drawSteps() {
@@ -184,4 +188,19 @@ class Replay {
       } else b.removeAttribute('aria-current');
     }
   }
+}
+
+/** The controls' icons, drawn here (a font may lack the media symbols). */
+const ICON_PATHS = {
+  first: 'M2 3h2v10H2z M9 3 4 8l5 5z M15 3l-5 5 5 5z',
+  prev: 'M11 3 4 8l7 5z',
+  play: 'M4 2l10 6-10 6z',
+  pause: 'M4 3h3v10H4z M9 3h3v10H9z',
+  next: 'M5 3l7 5-7 5z',
+  last: 'M1 3l5 5-5 5z M7 3l5 5-5 5z M12 3h2v10h-2z',
+};
+
+function icon(key) {
+  return `<svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"
+    focusable="false"><path d="${ICON_PATHS[key]}" fill="currentColor"/></svg>`;
 }

@@ -140,6 +140,7 @@ export default {
   tier_guest: "অতিথি",
   // -- tables in lists and the lobby
   bot_named: "বট ({level})",
+  bot_n: "বট {n}",
   open_seat: "খালি আসন",
   not_joined_yet: "{name} (এখনো আসেনি)",
   status_waiting: "খেলোয়াড়দের অপেক্ষায়",

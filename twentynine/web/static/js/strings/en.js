@@ -140,6 +140,7 @@ export default {
   tier_guest: "guest",
   // -- tables in lists and the lobby
   bot_named: "Bot ({level})",
+  bot_n: "Bot {n}",
   open_seat: "open seat",
   not_joined_yet: "{name} (not here yet)",
   status_waiting: "waiting for players",

@@ -140,6 +140,7 @@ export default {
   tier_guest: "मेहमान",
   // -- tables in lists and the lobby
   bot_named: "बॉट ({level})",
+  bot_n: "बॉट {n}",
   open_seat: "खाली सीट",
   not_joined_yet: "{name} (अभी नहीं आए)",
   status_waiting: "खिलाड़ियों की प्रतीक्षा",

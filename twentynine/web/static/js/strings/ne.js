@@ -140,6 +140,7 @@ export default {
   tier_guest: "पाहुना",
   // -- tables in lists and the lobby
   bot_named: "बट ({level})",
+  bot_n: "बट {n}",
   open_seat: "खाली सिट",
   not_joined_yet: "{name} (अझै आएका छैनन्)",
   status_waiting: "खेलाडी पर्खँदै",
