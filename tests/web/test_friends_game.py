@@ -154,6 +154,18 @@ async def test_four_friends_play_a_round_and_a_fifth_watches(
     deal = host.locator("tr[data-deal]").first
     await deal.wait_for()
     assert await deal.get_by_role("link", name="Download record").get_attribute("download")
+    # the contract column says the bid (or Single Hand) of the deal the server stored
+    deal_id = await deal.get_attribute("data-deal")
+    summary = next(
+        d
+        for d in await host.evaluate("fetch('/api/history/deals').then(r => r.json())")
+        if str(d["id"]) == deal_id
+    )
+    contract = await deal.locator("td").nth(1).inner_text()
+    if summary["contract"] == "single_hand":
+        assert contract == "Single Hand"
+    else:
+        assert contract == (f"Bid {summary['bid']}" if summary["bid"] else "—")
     await shot(host, "dashboard-history")
     await deal.get_by_role("link", name="Replay").click()
     await host.locator(".steps button[data-step]").first.wait_for()

@@ -45,6 +45,9 @@ async def test_solo_game_plays_a_deal_to_the_result(live: LiveServer) -> None:
     replayed = deal_summary(replay_deal(DealRecord.from_json(record)))
     assert replayed["complete"] and replayed["outcome"] == first["outcome"]
     assert replayed["score_delta"] == first["score_delta"]
+    assert replayed["bid"] == first["bid"]
+    if first["bid"] is not None:
+        assert replayed["contract"] == first["contract"]
     stats = (await me.get("/api/stats/me")).json()
     assert stats["games"] == 1
     assert stats["rounds"] == sum(1 for d in deals if d["outcome"] != "invalid")

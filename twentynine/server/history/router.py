@@ -19,6 +19,17 @@ MAX_ID = 2**31 - 1
 Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
+def _winning_bid(record: Any) -> int | None:
+    """The contract's bid: the highest bid in the deal's auction (bids only go up), if any."""
+    actions = record.get("actions") if isinstance(record, dict) else None
+    bids = [
+        a["value"]
+        for a in actions or ()
+        if isinstance(a, dict) and a.get("act") == "bid" and isinstance(a.get("value"), int)
+    ]
+    return max(bids, default=None)
+
+
 def deal_summary(deal: DealHistory, seat: int) -> dict[str, Any]:
     team = seat & 1
     return {
@@ -29,6 +40,7 @@ def deal_summary(deal: DealHistory, seat: int) -> dict[str, Any]:
         "seat": seat,
         "outcome": deal.outcome,
         "contract": deal.contract,
+        "bid": _winning_bid(deal.record),
         "bidder_team": deal.bidder_team,
         "your_team_bid": deal.bidder_team == team,
         "score_delta": deal.score_delta,

@@ -178,6 +178,12 @@ async function friends(body) {
 }
 
 // -- History ---------------------------------------------------------------------------------
+/** "Bid 20", "Single Hand", or a dash for a deal that ended before any bid. */
+function contractText(deal) {
+  if (deal.contract === 'single_hand') return t('badge_single_hand');
+  return deal.bid ? `${t('bid')} ${deal.bid}` : '—';
+}
+
 async function history(body) {
   const [games, deals] = await Promise.all([get('/api/history/games'),
     get('/api/history/deals?limit=100')]);
@@ -187,7 +193,7 @@ async function history(body) {
     h('td', {}, g.result ? t(`result_${g.result}`) : t('in_progress'))));
   const dealRows = deals.map((d) => h('tr', { 'data-deal': d.id },
     h('td', {}, when(d.finished_at)),
-    h('td', {}, d.contract || '—'),
+    h('td', {}, contractText(d)),
     h('td', {}, t(`outcome_${d.outcome}`)),
     h('td', {}, d.your_team_bid ? t('yes') : t('no')),
     h('td', {}, d.score_delta.join(' : ')),
