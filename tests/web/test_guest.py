@@ -157,6 +157,20 @@ async def test_guest_plays_a_round_against_bots(web_live: LiveServer, chromium: 
     await page.locator(".replay[data-analysed=true]").wait_for()
     assert await page.locator(".verdict.bad").count() == 1
     assert await page.locator(".steps .verdict", has_text="Solver").count() == len(plays)
+    # moves and the solver's best card in words: "Jack of spades", not "play JS"
+    assert "best: Jack of spades" in await page.locator(".verdict.bad").inner_text()
+    first_play = record["actions"][plays[0]]["card"]
+    names = dict(
+        zip(
+            "J9ATKQ87",
+            ["Jack", "Nine", "Ace", "Ten", "King", "Queen", "Eight", "Seven"],
+            strict=True,
+        )
+    )
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    named = f"{names[first_play[0]]} of {suits[first_play[1]]}"
+    assert named in await steps.nth(plays[0] + 1).inner_text()
+    assert await page.locator(".steps button", has_text="play ").count() == 0
     assert (
         await page.locator(".hand .card.face").count() == 8
         or await page.locator(".seat-hand.open").count()

@@ -3,7 +3,8 @@
 import { get } from '../api.js';
 import { h, keepFocus, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { eventText } from '../table/describe.js';
+import { cardName } from '../cards.js';
+import { eventText, moveText } from '../table/describe.js';
 import { renderFelt, renderHand, renderInfo, renderResult } from '../table/render.js';
 import { loading, pageFrame } from '../ui.js';
 
@@ -43,13 +44,19 @@ function verdicts(data) {
   return out;
 }
 
+/** The solver's best move, "play JS", as the card's name. */
+function bestText(text) {
+  const card = /^play ([2-9TJQKA][CDHS])$/.exec(String(text));
+  return card ? cardName(card[1]) : String(text);
+}
+
 function verdictText(entry) {
   if (entry === null || entry === undefined) return '';
   if (typeof entry !== 'object') return String(entry);
   if (entry.verdict) return String(entry.verdict);
   if (Number.isInteger(entry.cost)) {
     return entry.cost > 0
-      ? t('solver_cost', { cost: entry.cost, best: (entry.best || []).join(', ') })
+      ? t('solver_cost', { cost: entry.cost, best: (entry.best || []).map(bestText).join(', ') })
       : t('solver_best', { value: entry.value });
   }
   return Object.entries(entry).filter(([k]) => !['index', 'seat', 'card'].includes(k))
@@ -151,7 +158,7 @@ class Replay {
     replace(this.stepList, this.data.steps.map((step, i) => {
       const verdict = this.verdicts.get(i);
       const text = i === 0 ? t('replay_deal_start')
-        : `${names[step.action.seat]}: ${step.text}`;
+        : `${names[step.action.seat]}: ${moveText(step.action)}`;
       const events = step.events.filter((e) => !['card_played', 'bid', 'pass'].includes(e.type))
         .map((e) => eventText(e, names)).filter(Boolean);
       return h('li', {}, h('button', { type: 'button', 'data-step': i, 'data-key': `step-${i}`,

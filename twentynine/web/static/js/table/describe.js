@@ -54,6 +54,22 @@ export function eventText(event, names) {
 export const LOUD = new Set(['round_invalid', 'trump_shown', 'single_hand', 'game_over',
   'bot_takeover', 'pair', 'stake_raised']);
 
+/** A move in a list of moves (the replay): "Bid 17", "Pass", "Trump: Hearts", a card's name. */
+export function moveText(action) {
+  switch (action.act) {
+    case 'bid':
+      return `${t('bid')} ${action.value}`;
+    case 'play':
+      return cardName(action.card);
+    case 'trump':
+      if (action.suit === 'seventh') return t('act_seventh');
+      if (action.card) return t('act_trump_card', { card: cardName(action.card) });
+      return t('trump_is', { suit: suitName(action.suit) });
+    default:
+      return has(`act_${action.act}`) ? t(`act_${action.act}`) : action.act;
+  }
+}
+
 /** The label of an action button. */
 export function actionLabel(action, view, me) {
   switch (action.act) {
