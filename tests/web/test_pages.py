@@ -12,6 +12,22 @@ from .conftest import Browser, shot
 BENGALI_PROFILE = "প্রোফাইল"
 
 
+def luminance(css: str) -> float:
+    """The relative luminance (WCAG) of a computed colour, ``rgb(r, g, b)``."""
+    r, g, b = (int(x) for x in re.findall(r"\d+", css)[:3])
+
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
 async def test_member_pages(web_live: LiveServer, chromium: Browser) -> None:
     page = await chromium.page(web_live.url)
     # sign in by the link in the mail: the server redirects to the dashboard
@@ -67,6 +83,20 @@ async def test_member_pages(web_live: LiveServer, chromium: Browser) -> None:
     await page.get_by_role("button", name="Save").click()
     await page.get_by_role("heading", name=BENGALI_PROFILE).wait_for()
     assert await page.locator("body").get_attribute("data-theme") == "night"
+    # the night theme darkens the page, not only its panels, and its text stays readable
+    colours = await page.evaluate(
+        """() => {
+          const style = (sel) => getComputedStyle(document.querySelector(sel));
+          return { page: style('body').backgroundColor, text: style('body').color,
+                   panel: style('.stat').backgroundColor, number: style('.stat strong').color,
+                   label: style('.stat span').color };
+        }"""
+    )
+    assert colours["page"].startswith("rgb("), colours  # opaque, not transparent
+    assert luminance(colours["page"]) < 0.05, colours
+    assert contrast(colours["page"], colours["text"]) >= 7, colours
+    assert contrast(colours["panel"], colours["number"]) >= 7, colours
+    assert contrast(colours["panel"], colours["label"]) >= 4.5, colours
     await shot(page, "profile-bengali")
     await page.reload()
     await page.get_by_role("heading", name=BENGALI_PROFILE).wait_for()
