@@ -212,11 +212,11 @@ def _progress(label: str, console: Console) -> Progress:
 
 # -- play --------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
-    from .terminal import play_game
+    from .terminal import Quit, play_game
 
     try:
         play_game(preset(args.preset), args.level, out, seed=args.seed)
-    except (KeyboardInterrupt, EOFError):
+    except (KeyboardInterrupt, EOFError, Quit):
         out.print("\nbye")
     return 0
 

@@ -1,8 +1,8 @@
 """``twentynine play``: a whole game in the terminal, you in seat 0 against three bots.
 
 Every decision of the rules is offered as a numbered list of the legal actions; you may type the
-number or the action's text (``bid 17``, ``play JS``, ``reveal`` …). Anything else is explained
-and asked again.
+number, the action's text (``bid 17``, ``play JS``, ``reveal`` …) or its short form (``17``,
+``JS``, ``H``), ``help`` or ``quit``. Anything else is explained and asked again.
 """
 
 from __future__ import annotations
@@ -90,6 +90,37 @@ def render(v: View, console: Console) -> None:
     console.print(f"[bold]your hand:[/bold] {_cards(v.hands[YOU])}")
 
 
+HELP = """[bold]how to answer[/bold]
+  a number from the list, or the action's text: bid 17, pass, trump H, play JS, reveal, double
+  short forms: 17 (a bid), p (pass), JS (a card; any case), H or hearts (a trump suit)
+  help or ? shows this; quit or q leaves the game"""
+
+
+class Quit(Exception):
+    """The player asked to leave the game."""
+
+
+def shortcut(raw: str, legal: list[Action]) -> Action | None:
+    """The legal action a short answer means: ``17`` a bid, ``p`` pass, ``js`` a card,
+    ``h`` or ``hearts`` a trump suit; None when it means none of them."""
+    word = raw.strip()
+    if word.lower() == "p":
+        word = "pass"
+    suit_names = {name.lower(): SUITS[i] for i, name in enumerate(SUIT_NAMES)}
+    word = suit_names.get(word.lower(), word)
+    tries = [word, word.lower()]
+    if word and " " not in word:
+        tries += [f"{verb} {word.upper()}" for verb in ("bid", "play", "trump")]
+    for text in tries:
+        try:
+            action = parse_action(text, YOU)
+        except EngineError:
+            continue
+        if action in legal:
+            return action
+    return None
+
+
 def ask(v: View, console: Console, read: Callable[[str], str]) -> Action:
     legal = list(v.legal)
     for i, a in enumerate(legal, 1):
@@ -99,8 +130,16 @@ def ask(v: View, console: Console, read: Callable[[str], str]) -> Action:
         console.print(f"  {i:>2}. {label}  [dim]({action_text(a)})[/dim]")
     while True:
         raw = read("your choice: ").strip()
+        if raw.lower() in ("help", "?"):
+            console.print(HELP)
+            continue
+        if raw.lower() in ("quit", "q", "exit"):
+            raise Quit
         if raw.isdigit() and 1 <= int(raw) <= len(legal):
             return legal[int(raw) - 1]
+        short = shortcut(raw, legal)
+        if short is not None:
+            return short
         try:
             action = parse_action(raw, YOU)
         except EngineError as e:
