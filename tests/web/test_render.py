@@ -172,6 +172,12 @@ async def test_engine_views_drawn_by_the_client(web_live: LiveServer, chromium: 
     assert v["hands"][partner] is not None
     await draw(context(v, caller))
     assert await page.locator(f".seat[data-seat='{partner}'] .badge.out").count() == 1
+    # before, the button shows the partner's cards face down in one row
+    tops = await page.locator(".peek .card").evaluate_all(
+        "cards => cards.map(c => Math.round(c.getBoundingClientRect().top))"
+    )
+    assert len(tops) == len(v["hands"][partner]) and len(set(tops)) == 1, tops
+    await shot(page, "render-single-hand-peek")
     await page.get_by_role("button", name="Look at your partner's cards").click()
     assert await page.locator(f".seat[data-seat='{partner}'] .seat-hand.open .card").count() == len(
         v["hands"][partner]

@@ -59,7 +59,8 @@ function seatHand(ctx, seat) {
     && known;
   if (partnerPeek && !ui.peekPartner) {
     return h('button', { type: 'button', class: 'peek', 'data-key': 'peek',
-      onclick: () => ctx.peek() }, backs(size, true), h('span', {}, t('look_at_partner')));
+      onclick: () => ctx.peek() }, h('span', { class: 'seat-hand closed' }, backs(size, true)),
+    h('span', {}, t('look_at_partner')));
   }
   const cards = known ? known.map((c) => cardEl(c, { small: true }))
     : backs(size, true);
