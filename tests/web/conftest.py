@@ -122,7 +122,7 @@ async def toasts_keep_clear_of(page: Any, *selectors: str) -> None:
         "import('/static/js/dom.js').then(m => ['one', 'two', 'three'].forEach("
         " (w) => m.toast(`message ${w}: long enough to take two lines at the table`)))"
     )
-    await page.locator(".toast", has_text="message three").wait_for(state="visible")
+    await page.locator(".toast", has_text="message three").last.wait_for(state="visible")
     toasts = await page.locator(".toast").evaluate_all(
         "ts => ts.filter(t => t.checkVisibility()).map(t => { const r = t.getBoundingClientRect();"
         " return {x: r.x, y: r.y, width: r.width, height: r.height}; })"

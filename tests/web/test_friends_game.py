@@ -93,6 +93,7 @@ async def test_four_friends_play_a_round_and_a_fifth_watches(
     await host.locator("section.table-page").wait_for()
     await host.locator(".waiting").wait_for()
     await shot(host, "table-waiting")
+    await toasts_keep_clear_of(host, ".seat-top", ".seat-left", ".seat-right")
     for page in players:
         await page.goto("/#/dashboard/join")
         await page.locator(".table-item").get_by_role("button", name="Join").click()
