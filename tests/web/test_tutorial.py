@@ -56,4 +56,11 @@ async def test_tutorial_walks_through_a_whole_deal(web_live: LiveServer, chromiu
     await page.locator(f"{TUTORIAL} [data-testid=result]").wait_for()
     assert await page.locator("[data-testid=result]").get_attribute("data-outcome") == "won"
     await shot(page, "tutorial-end")
+    # nothing is left to choose, and no empty box stands where the choices were
+    assert (
+        await page.locator(f"{TUTORIAL} .actions").evaluate_all(
+            "boxes => boxes.filter(b => b.checkVisibility()).length"
+        )
+        == 0
+    )
     chromium.assert_clean()
