@@ -254,3 +254,42 @@ async def test_counts_take_their_plural(web_live: LiveServer, chromium: Browser)
         == "3 points, {tricks} {tricks:trick|tricks}"
     )
     chromium.assert_clean()
+
+
+async def test_phone_table_keeps_every_hand_on_the_felt(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """On a phone, eight cards face down on each side stay inside the table."""
+
+    def first_lead(st: RoundState) -> bool:
+        return st.phase is Phase.PLAY and not st.trick and not st.tricks
+
+    def choose(st: RoundState) -> str | None:
+        if st.phase is Phase.AUCTION:
+            return "bid 16" if st.bid == 0 else "pass"
+        if st.phase is Phase.TRUMP:
+            return "trump H"
+        return "pass" if st.phase is not Phase.PLAY else None
+
+    st = play_until("standard", choose, first_lead)
+    page = await chromium.page(
+        web_live.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    await page.goto("/#/rules")
+    await page.locator("h1").wait_for()
+    v = view(st, 0).to_json()
+    assert all(size == 8 for size in v["hand_sizes"])
+    await page.evaluate(DRAW, {"ctx": context(v, 0), "live": True})
+    felt = await page.locator(".felt").bounding_box()
+    assert felt
+    for seat in ("left", "top", "right"):
+        parts = await page.locator(f".seat-{seat} .seat-hand > *").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.right]; })"
+        )
+        assert len(parts) == 9, seat  # eight backs and the count
+        left, right = min(p[0] for p in parts), max(p[1] for p in parts)
+        inside = felt["x"] < left and right < felt["x"] + felt["width"]
+        assert inside, f"the {seat} hand ({left}..{right}) leaves the table {felt}"
+    await shot(page, "phone-eight-cards")
+    chromium.assert_clean()
