@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..server.conftest import LiveServer, last_code
-from .conftest import Browser, shot
+from .conftest import Browser, shot, sign_in_ui
 
 BENGALI_PROFILE = "প্রোফাইল"
 
@@ -125,4 +125,29 @@ async def test_guest_language_and_phone_table(web_live: LiveServer, chromium: Br
     # the table relabels itself in Nepali without reconnecting
     await page.get_by_role("heading", name="च्याट").wait_for()
     assert await page.evaluate("document.documentElement.lang") == "ne"
+    chromium.assert_clean()
+
+
+async def test_no_page_scrolls_sideways_on_a_phone(web_live: LiveServer, chromium: Browser) -> None:
+    """Every page fits a 360-pixel-wide phone: nothing makes the page scroll sideways."""
+    page = await chromium.page(
+        web_live.url, viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+    )
+
+    async def fits(route: str, ready: str) -> None:
+        await page.goto(f"/#/{route}")
+        await page.locator(ready).first.wait_for()
+        await page.wait_for_load_state("networkidle")  # the page's data drawn too
+        width = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], f"#/{route} scrolls sideways on a phone: {width}"
+
+    await fits("", "form.play-now")
+    await fits("rules", "h1")
+    await fits("tutorial", "h1")
+    await fits("signin", "form")
+    await sign_in_ui(page, web_live, "lena@example.com", "Lena")
+    for tab in ("host", "join", "view", "friends", "history"):
+        await fits(f"dashboard/{tab}", "h1")
+    await fits("lobby", "h1")
+    await fits("profile", ".stat")
     chromium.assert_clean()
