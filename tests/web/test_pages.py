@@ -119,6 +119,11 @@ async def test_guest_language_and_phone_table(web_live: LiveServer, chromium: Br
     await page.locator("section.table-page[data-status=playing]").wait_for()
     await page.locator(".hand .card").first.wait_for()
     await shot(page, "phone-table-hindi", full_page=True)
+    # on a phone the hand is right under the table and on the first screen, the choices below
+    hand = await page.locator(".hand-wrap").bounding_box()
+    choices = await page.locator(".action-bar").bounding_box()
+    assert hand and choices
+    assert hand["y"] < choices["y"] and hand["y"] + hand["height"] <= 844, (hand, choices)
     width = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"the page scrolls sideways on a phone: {width}"
     await page.locator("#lang").select_option("ne")
