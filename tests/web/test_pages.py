@@ -156,3 +156,26 @@ async def test_no_page_scrolls_sideways_on_a_phone(web_live: LiveServer, chromiu
     await fits("lobby", "h1")
     await fits("profile", ".stat")
     chromium.assert_clean()
+
+
+async def test_phone_on_its_side_shows_table_and_hand_together(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """A phone held sideways (844 x 390): the table and your cards fit one screen, side by side."""
+    page = await chromium.page(
+        web_live.url, viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True
+    )
+    await page.goto("/")
+    await page.locator("form.play-now button").tap()
+    await page.locator("section.table-page[data-status=playing]").wait_for()
+    await page.locator(".hand .card").first.wait_for()
+    await page.evaluate("document.querySelector('.felt').scrollIntoView({block: 'start'})")
+    felt = await page.locator(".felt").bounding_box()
+    hand = await page.locator(".hand").bounding_box()
+    assert felt and hand
+    assert hand["x"] >= felt["x"] + felt["width"], (felt, hand)  # beside the table
+    assert hand["y"] + hand["height"] <= 390 and felt["y"] >= -1, (felt, hand)  # one screen
+    await shot(page, "phone-sideways")
+    width = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+    chromium.assert_clean()
