@@ -179,3 +179,47 @@ async def test_phone_on_its_side_shows_table_and_hand_together(
     width = await page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"the page scrolls sideways: {width}"
     chromium.assert_clean()
+
+
+async def test_last_trick_on_a_phone_is_shown_in_view(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """On a phone the Last trick button is a scroll below the table: pressing it brings the
+    table, with the last trick on it, into view."""
+    page = await chromium.page(
+        web_live.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    await page.goto("/")
+    await page.get_by_label("Your name (optional)").fill("Ravi")
+    await page.locator("form.play-now button").tap()
+    await page.locator("section.table-page[data-status=playing]").wait_for()
+    table_id = await page.evaluate(
+        """fetch('/api/tables', {method: 'POST', headers: {'Content-Type': 'application/json',
+             'X-CSRF-Token': document.cookie.match(/tn_csrf=([^;]+)/)[1]},
+             body: JSON.stringify({kind: 'solo', seats: ['me', 'bot:random', 'bot:random',
+             'bot:random']})}).then(r => r.json()).then(t => t.id)"""
+    )
+    await page.goto(f"/#/table/{table_id}")
+    table = page.locator("section.table-page[data-status=playing]")
+    await table.wait_for()
+    last = page.locator("button[data-key=last-trick]")
+    for _ in range(600):  # play (by script: the cards overlap) until a trick is over
+        if await last.is_enabled():
+            break
+        if await table.get_attribute("data-my-turn") == "true":
+            for sel in (
+                ".hand button.card[data-legal=true]",
+                ".actions button[data-act=pass]",
+                ".actions button[data-act]",
+            ):
+                if await page.locator(sel).count():
+                    await page.locator(sel).first.evaluate("b => b.click()")
+                    break
+        await page.wait_for_timeout(50)
+    assert await last.is_enabled(), "no trick was finished"
+    await page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert (await page.locator(".felt").bounding_box() or {"y": 0})["y"] < 0
+    await last.evaluate("b => b.click()")  # as a thumb would, with the table out of view
+    shown = await page.locator(".last-trick").bounding_box()
+    assert shown and shown["y"] >= 0 and shown["y"] + shown["height"] <= 844, shown
+    chromium.assert_clean()

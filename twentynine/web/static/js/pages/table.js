@@ -44,6 +44,14 @@ class TablePage {
     this.build();
   }
 
+  /** Bring the table into view when it is not (on a phone the button is a scroll below it). */
+  showFelt() {
+    const box = this.felt.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      this.felt.scrollIntoView({ block: 'start' });
+    }
+  }
+
   // -- the page's regions ----------------------------------------------------------------------
   build() {
     this.head = h('div', { class: 'table-head' });
@@ -212,7 +220,12 @@ class TablePage {
     if (target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;
     const view = this.msg && this.msg.view;
     const k = latinDigits(event.key.toLowerCase());
-    if (k === 'l') { this.ui.lastTrick = !this.ui.lastTrick; this.draw(); return; }
+    if (k === 'l') {
+      this.ui.lastTrick = !this.ui.lastTrick;
+      this.draw();
+      if (this.ui.lastTrick) this.showFelt();
+      return;
+    }
     if (k === 'escape') { this.ui.lastTrick = false; this.closeResult(); return; }
     if (!view || this.pending) return;
     const me = this.msg.table.you.seat;
@@ -377,7 +390,11 @@ class TablePage {
         h('button', { type: 'button', class: 'small', 'data-key': 'last-trick',
           'aria-pressed': String(this.ui.lastTrick), 'aria-keyshortcuts': 'L',
           disabled: !view || !view.tricks.length,
-          onclick: () => { this.ui.lastTrick = !this.ui.lastTrick; this.draw(); } },
+          onclick: () => {
+            this.ui.lastTrick = !this.ui.lastTrick;
+            this.draw();
+            if (this.ui.lastTrick) this.showFelt();
+          } },
         t('last_trick'), h('kbd', { 'aria-hidden': 'true' }, 'L')),
         alone && table.status === 'playing' ? h('button', { type: 'button', class: 'small',
           onclick: () => this.socket.send({ type: 'pause' }) }, t('pause')) : null,
