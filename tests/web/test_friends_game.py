@@ -127,13 +127,24 @@ async def test_four_friends_play_a_round_and_a_fifth_watches(
     await watcher.get_by_role("button", name=f"Hide {NAMES[2]}'s hand").wait_for()
     await shot(watcher, "spectator-hand-toggled")
 
-    # chat from a player and from the watcher reaches everyone
+    # chat from a player and from the watcher reaches everyone; a new line is also a message
+    # (toast) for whoever has the chat out of sight, not for its writer or one who sees it
+    await host.locator(".chat-form").scroll_into_view_if_needed()
+    await players[1].set_viewport_size({"width": 1280, "height": 400})  # a short window
+    await players[1].evaluate("window.scrollTo(0, 0)")
+    form = await players[1].locator(".chat-form").bounding_box()
+    assert form and form["y"] > 400, form  # Ana's chat is out of sight
     await players[0].get_by_label("Chat message").fill("good luck all")
     await players[0].get_by_role("button", name="Send").click()
     await watcher.get_by_label("Chat message").fill("enjoy")
     await watcher.get_by_role("button", name="Send").click()
     await host.locator(".chat-lines li", has_text="enjoy").wait_for()
     assert await host.locator(".chat-lines li.spectator", has_text="enjoy").count() == 1
+    await players[1].locator(".chat-lines li", has_text="enjoy").wait_for()
+    await players[1].locator(".toast", has_text=f"{NAMES[4]}: enjoy").wait_for(state="attached")
+    await players[1].set_viewport_size({"width": 1280, "height": 720})
+    assert await host.locator(".toast", has_text="enjoy").count() == 0
+    assert await watcher.locator(".toast", has_text="enjoy").count() == 0
 
     await play_to_result([host, *players])
     result = host.locator("[data-testid=result]")

@@ -120,7 +120,10 @@ class TablePage {
   // -- messages ----------------------------------------------------------------------------------
   receive(message) {
     if (message.type === 'state') this.onState(message);
-    else if (message.type === 'chat') this.addChat(message.line);
+    else if (message.type === 'chat') {
+      this.addChat(message.line);
+      this.mentionChat(message.line);
+    }
     else if (message.type === 'error') {
       this.pending = false;
       if (message.reason !== 'stale') toast(message.message, 'error');
@@ -174,6 +177,16 @@ class TablePage {
   addChat(line) {
     this.chat.push(line);
     this.appendChat(line);
+  }
+
+  /** Someone else's new line, as a message too when the chat is out of sight (on a phone it is
+   * a long scroll below the table). */
+  mentionChat(line) {
+    if (line.user_id && session.user && line.user_id === session.user.id) return;
+    const box = this.chatForm.getBoundingClientRect(); // new lines come in just above it
+    if (box.top > window.innerHeight || box.bottom < 0) {
+      toast(`${line.name}: ${line.text}`);
+    }
   }
 
   appendChat(line) {
