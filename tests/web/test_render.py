@@ -293,3 +293,36 @@ async def test_phone_table_keeps_every_hand_on_the_felt(
         assert inside, f"the {seat} hand ({left}..{right}) leaves the table {felt}"
     await shot(page, "phone-eight-cards")
     chromium.assert_clean()
+
+
+async def test_phone_trick_cards_leave_each_other_in_sight(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """On a phone the card played from the top seat does not cover the bottom card's index."""
+
+    def three(st: RoundState) -> bool:
+        return st.phase is Phase.PLAY and len(st.trick) == 3 and not st.tricks
+
+    def choose(st: RoundState) -> str | None:
+        if st.phase is Phase.AUCTION:
+            return "bid 16" if st.bid == 0 else "pass"
+        if st.phase is Phase.TRUMP:
+            return "trump H"
+        return "pass" if st.phase is not Phase.PLAY else None
+
+    st = play_until("standard", choose, three)
+    page = await chromium.page(
+        web_live.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    await page.goto("/#/rules")
+    await page.locator("h1").wait_for()
+    await page.emulate_media(reduced_motion="reduce")  # the cards where they land, at once
+    v = view(st, 0).to_json()
+    await page.evaluate(DRAW, {"ctx": context(v, 0), "live": True})
+    top = await page.locator(".trick .from-top .card").bounding_box()
+    bottom = await page.locator(".trick .from-bottom .card").bounding_box()
+    assert top and bottom
+    # the top card may reach over the bottom one by at most a tenth of its height
+    overlap = top["y"] + top["height"] - bottom["y"]
+    assert overlap <= bottom["height"] * 0.1, (top, bottom)
+    chromium.assert_clean()
