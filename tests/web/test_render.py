@@ -256,13 +256,8 @@ async def test_counts_take_their_plural(web_live: LiveServer, chromium: Browser)
     chromium.assert_clean()
 
 
-async def test_phone_table_keeps_every_hand_on_the_felt(
-    web_live: LiveServer, chromium: Browser
-) -> None:
-    """On a phone, eight cards face down on each side stay inside the table."""
-
-    def first_lead(st: RoundState) -> bool:
-        return st.phase is Phase.PLAY and not st.trick and not st.tricks
+def hearts_played_until(done: Callable[[RoundState], bool]) -> RoundState:
+    """A standard deal: the first bidder plays 16 with hearts, nobody doubles, until ``done``."""
 
     def choose(st: RoundState) -> str | None:
         if st.phase is Phase.AUCTION:
@@ -271,15 +266,30 @@ async def test_phone_table_keeps_every_hand_on_the_felt(
             return "trump H"
         return "pass" if st.phase is not Phase.PLAY else None
 
-    st = play_until("standard", choose, first_lead)
+    return play_until("standard", choose, done)
+
+
+async def phone_drawing(
+    web_live: LiveServer, chromium: Browser, st: RoundState, seat: int = 0
+) -> Any:
+    """A 390 x 844 phone page showing ``seat``'s view of ``st``, the cards where they land."""
     page = await chromium.page(
         web_live.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )
     await page.goto("/#/rules")
     await page.locator("h1").wait_for()
-    v = view(st, 0).to_json()
-    assert all(size == 8 for size in v["hand_sizes"])
-    await page.evaluate(DRAW, {"ctx": context(v, 0), "live": True})
+    await page.emulate_media(reduced_motion="reduce")
+    await page.evaluate(DRAW, {"ctx": context(view(st, seat).to_json(), seat), "live": True})
+    return page
+
+
+async def test_phone_table_keeps_every_hand_on_the_felt(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """On a phone, eight cards face down on each side stay inside the table."""
+    st = hearts_played_until(lambda s: s.phase is Phase.PLAY and not s.trick and not s.tricks)
+    assert all(size == 8 for size in view(st, 0).to_json()["hand_sizes"])
+    page = await phone_drawing(web_live, chromium, st)
     felt = await page.locator(".felt").bounding_box()
     assert felt
     for seat in ("left", "top", "right"):
@@ -299,26 +309,8 @@ async def test_phone_trick_cards_leave_each_other_in_sight(
     web_live: LiveServer, chromium: Browser
 ) -> None:
     """On a phone the card played from the top seat does not cover the bottom card's index."""
-
-    def three(st: RoundState) -> bool:
-        return st.phase is Phase.PLAY and len(st.trick) == 3 and not st.tricks
-
-    def choose(st: RoundState) -> str | None:
-        if st.phase is Phase.AUCTION:
-            return "bid 16" if st.bid == 0 else "pass"
-        if st.phase is Phase.TRUMP:
-            return "trump H"
-        return "pass" if st.phase is not Phase.PLAY else None
-
-    st = play_until("standard", choose, three)
-    page = await chromium.page(
-        web_live.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    await page.goto("/#/rules")
-    await page.locator("h1").wait_for()
-    await page.emulate_media(reduced_motion="reduce")  # the cards where they land, at once
-    v = view(st, 0).to_json()
-    await page.evaluate(DRAW, {"ctx": context(v, 0), "live": True})
+    st = hearts_played_until(lambda s: s.phase is Phase.PLAY and len(s.trick) == 3)
+    page = await phone_drawing(web_live, chromium, st)
     top = await page.locator(".trick .from-top .card").bounding_box()
     bottom = await page.locator(".trick .from-bottom .card").bounding_box()
     assert top and bottom
