@@ -3,8 +3,7 @@
 import { get } from '../api.js';
 import { h, keepFocus, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { cardName } from '../cards.js';
-import { eventText, moveText } from '../table/describe.js';
+import { eventText, moveText, parseAction } from '../table/describe.js';
 import { renderFelt, renderHand, renderInfo, renderResult } from '../table/render.js';
 import { loading, pageFrame } from '../ui.js';
 
@@ -44,19 +43,14 @@ function verdicts(data) {
   return out;
 }
 
-/** The solver's best move, "play JS", as the card's name. */
-function bestText(text) {
-  const card = /^play ([2-9TJQKA][CDHS])$/.exec(String(text));
-  return card ? cardName(card[1]) : String(text);
-}
-
 function verdictText(entry) {
   if (entry === null || entry === undefined) return '';
   if (typeof entry !== 'object') return String(entry);
   if (entry.verdict) return String(entry.verdict);
   if (Number.isInteger(entry.cost)) {
     return entry.cost > 0
-      ? t('solver_cost', { cost: entry.cost, best: (entry.best || []).map(bestText).join(', ') })
+      ? t('solver_cost', { cost: entry.cost,
+        best: (entry.best || []).map((b) => moveText(parseAction(b))).join(', ') })
       : t('solver_best', { value: entry.value });
   }
   return Object.entries(entry).filter(([k]) => !['index', 'seat', 'card'].includes(k))

@@ -3,20 +3,12 @@
 // waits for the right card or button.
 import { h, keepFocus, replace } from '../dom.js';
 import { t } from '../i18n.js';
+import { parseAction } from '../table/describe.js';
 import { renderActions, renderFelt, renderHand, renderInfo, renderResult } from '../table/render.js';
 import deal from '../tutorial/deal.js';
 
 const BOT_PAUSE_MS = 450;
 const NAMES = ['tut_name_0', 'tut_name_1', 'tut_name_2', 'tut_name_3'];
-
-/** "bid 17" → {act: 'bid', value: 17} and so on (the text forms of docs/rules.md). */
-export function parseAction(text) {
-  const [act, arg] = text.split(' ');
-  if (act === 'bid') return { act, value: Number(arg) };
-  if (act === 'play') return { act, card: arg };
-  if (act === 'trump') return arg.length === 2 ? { act, card: arg } : { act, suit: arg };
-  return { act };
-}
 
 const same = (a, b) => a.act === b.act && a.value === b.value && a.card === b.card
   && a.suit === b.suit;

@@ -54,20 +54,24 @@ export function eventText(event, names) {
 export const LOUD = new Set(['round_invalid', 'trump_shown', 'single_hand', 'game_over',
   'bot_takeover', 'pair', 'stake_raised']);
 
-/** A move in a list of moves (the replay): "Bid 17", "Pass", "Trump: Hearts", a card's name. */
+/** "bid 17" → {act: 'bid', value: 17} and so on (the text forms of docs/rules.md). */
+export function parseAction(text) {
+  const [act, arg] = String(text).split(' ');
+  if (act === 'bid') return { act, value: Number(arg) };
+  if (act === 'play') return { act, card: arg };
+  if (act === 'trump') return arg.length === 2 ? { act, card: arg } : { act, suit: arg };
+  return { act };
+}
+
+/** A move in a list of moves (the replay): "Bid 17", a card's name, "Trump: hearts", and the
+ * other acts as their buttons say them. */
 export function moveText(action) {
-  switch (action.act) {
-    case 'bid':
-      return `${t('bid')} ${action.value}`;
-    case 'play':
-      return cardName(action.card);
-    case 'trump':
-      if (action.suit === 'seventh') return t('act_seventh');
-      if (action.card) return t('act_trump_card', { card: cardName(action.card) });
-      return t('trump_is', { suit: suitName(action.suit) });
-    default:
-      return has(`act_${action.act}`) ? t(`act_${action.act}`) : action.act;
+  if (action.act === 'bid') return `${t('bid')} ${action.value}`;
+  if (action.act === 'play') return cardName(action.card);
+  if (action.act === 'trump' && !action.card && action.suit !== 'seventh') {
+    return t('trump_is', { suit: suitName(action.suit) });
   }
+  return actionLabel(action, null, null);
 }
 
 /** The label of an action button. */
