@@ -7,6 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Path, Query
 from sqlalchemy import select
 
+from ...engine.errors import EngineError
+from ...engine.records import DealRecord, replay_deal
 from ..deps import CurrentUser, SessionDep
 from ..friends.service import are_friends
 from .models import DealHistory, DealPlayer
@@ -20,14 +22,13 @@ Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 
 def _winning_bid(record: Any) -> int | None:
-    """The contract's bid: the highest bid in the deal's auction (bids only go up), if any."""
-    actions = record.get("actions") if isinstance(record, dict) else None
-    bids = [
-        a["value"]
-        for a in actions or ()
-        if isinstance(a, dict) and a.get("act") == "bid" and isinstance(a.get("value"), int)
-    ]
-    return max(bids, default=None)
+    """The contract's bid, as the engine's replay of the deal's record reaches it (None when
+    nobody won the auction)."""
+    try:
+        state = replay_deal(DealRecord.from_json(record)).state
+    except EngineError:
+        return None
+    return state.bid if state.bidder >= 0 else None
 
 
 def deal_summary(deal: DealHistory, seat: int) -> dict[str, Any]:
