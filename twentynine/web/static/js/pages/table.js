@@ -44,10 +44,13 @@ class TablePage {
     this.build();
   }
 
-  /** Bring the table into view when it is not (on a phone the button is a scroll below it). */
-  showFelt() {
+  /** Show or hide the last trick; shown, the table comes into view when it is not (on a phone
+   * the button is a scroll below it). */
+  toggleLastTrick() {
+    this.ui.lastTrick = !this.ui.lastTrick;
+    this.draw();
     const box = this.felt.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight) {
+    if (this.ui.lastTrick && (box.top < 0 || box.bottom > window.innerHeight)) {
       this.felt.scrollIntoView({ block: 'start' });
     }
   }
@@ -233,12 +236,7 @@ class TablePage {
     if (target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) return;
     const view = this.msg && this.msg.view;
     const k = latinDigits(event.key.toLowerCase());
-    if (k === 'l') {
-      this.ui.lastTrick = !this.ui.lastTrick;
-      this.draw();
-      if (this.ui.lastTrick) this.showFelt();
-      return;
-    }
+    if (k === 'l') { this.toggleLastTrick(); return; }
     if (k === 'escape') { this.ui.lastTrick = false; this.closeResult(); return; }
     if (!view || this.pending) return;
     const me = this.msg.table.you.seat;
@@ -403,11 +401,7 @@ class TablePage {
         h('button', { type: 'button', class: 'small', 'data-key': 'last-trick',
           'aria-pressed': String(this.ui.lastTrick), 'aria-keyshortcuts': 'L',
           disabled: !view || !view.tricks.length,
-          onclick: () => {
-            this.ui.lastTrick = !this.ui.lastTrick;
-            this.draw();
-            if (this.ui.lastTrick) this.showFelt();
-          } },
+          onclick: () => this.toggleLastTrick() },
         t('last_trick'), h('kbd', { 'aria-hidden': 'true' }, 'L')),
         alone && table.status === 'playing' ? h('button', { type: 'button', class: 'small',
           onclick: () => this.socket.send({ type: 'pause' }) }, t('pause')) : null,
