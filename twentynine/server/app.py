@@ -21,6 +21,7 @@ from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
 from .heap import PacedCollector, settle_the_heap
 from .history.router import router as history_router
+from .live.hub import LiveHub
 from .mail import Mailer
 from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings
@@ -98,6 +99,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app = TwentyNineApp(title="TwentyNine", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
     app.state.mailer = Mailer(settings)
+    app.state.live = LiveHub()
     app.state.guest_limiter = SlidingWindow(20, 3600)
     app.state.startup_hooks = []
     app.state.shutdown_hooks = []
