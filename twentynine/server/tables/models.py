@@ -24,6 +24,8 @@ class GameTable(Base):
     conference_url: Mapped[str] = mapped_column(String(500), default="")
     spectators_see: Mapped[str] = mapped_column(String(12), default="host_hand")  # or "none"
     takeover_seconds: Mapped[int] = mapped_column(Integer, default=60)
+    #: seconds a person has for a move (the turn clock, tables/clock.py); 0: no clock
+    turn_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     status: Mapped[str] = mapped_column(
         String(12), default="waiting"
     )  # waiting|playing|paused|closed
