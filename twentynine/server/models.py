@@ -4,6 +4,7 @@ from .accounts.models import LoginToken, OIDCIdentity, RateEvent, User, UserSess
 from .db import Base
 from .friends.models import Friendship
 from .history.models import DealHistory, DealPlayer
+from .live.models import LiveMessage, LivePrefs, LiveStream
 from .tables.models import ChatMessage, GameTable, TableSeat
 
 __all__ = [
@@ -13,6 +14,9 @@ __all__ = [
     "DealPlayer",
     "Friendship",
     "GameTable",
+    "LiveMessage",
+    "LivePrefs",
+    "LiveStream",
     "LoginToken",
     "OIDCIdentity",
     "RateEvent",
