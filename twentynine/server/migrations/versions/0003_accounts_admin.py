@@ -60,9 +60,7 @@ def upgrade() -> None:
             ondelete="CASCADE",
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_friend_invitations")),
-        sa.UniqueConstraint(
-            "inviter_id", "email", name=op.f("uq_friend_invitations_inviter_id")
-        ),
+        sa.UniqueConstraint("inviter_id", "email", name=op.f("uq_friend_invitations_inviter_id")),
     )
     with op.batch_alter_table("friend_invitations", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_friend_invitations_email"), ["email"], unique=False)
