@@ -78,6 +78,11 @@ PRIVATE = {"kind": "private"}
 FRIENDS = {"players": "{players}"}  # the host's three players, asked for by someone else
 SCORE = {"what": "score"}
 ASK = {"email": "{stranger_email}"}
+NOTE = {"note": "I run our Friday game"}
+TIER = {"tier": "basic"}
+CONFIRM_WRONG = {"confirm": False}  # deleting an account: refused, nothing deleted
+HAS_ACCOUNT = (409, "account with that email")
+CAN_HOST_ALREADY = (409, "host games already")
 
 # The rows run top to bottom on one world; some change it, so their order matters: the host's
 # game is closed at the end of the tables' rows; in the friends' rows everyone asks the
@@ -110,6 +115,23 @@ HTTP_MATRIX: list[Row] = [
     # -- the account -------------------------------------------------------------------------
     row("GET /api/me",                               N,        401, 200, 200, 200, 200, 200),
     row("PATCH /api/me",                             AVATAR,   401, 200, 200, 200, 200, 200),
+    row("GET /api/me/data",                          N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/me/delete",                       CONFIRM_WRONG,
+        401, 422, 422, 422, 422, 422),
+    row("GET /api/tier-requests/mine",               N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/tier-requests",                   NOTE,
+        401, 201, 201, 201, CAN_HOST_ALREADY, CAN_HOST_ALREADY),
+    # -- the admin page: admins only (each action on an account or thing that is not there) --
+    row("GET /api/admin/users",                      N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/users/{nobody}/tier",       TIER,     401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/disable",    N,        401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/enable",     N,        401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/admin",      N,        401, 403, 403, 403, 403, 404),
+    row("GET /api/admin/tier-requests",              N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/tier-requests/{nobody}/grant", N,     401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/tier-requests/{nobody}/decline", N,   401, 403, 403, 403, 403, 404),
+    row("GET /api/admin/tables",                     N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/tables/{nowhere}/close",    N,        401, 403, 403, 403, 403, 404),
     # -- tables ------------------------------------------------------------------------------
     row("GET /api/tables",                           N,        401, 200, 200, 200, 200, 200),
     row("GET /api/tables/mine",                      N,        401, 200, 200, 200, 200, 200),
@@ -154,6 +176,10 @@ HTTP_MATRIX: list[Row] = [
     row("GET /api/live/prefs",                       N,        401, 200, 200, 200, 200, 200),
     row("PUT /api/live/prefs",                       {"sound": True},
         401, 200, 200, 200, 200, 200),
+    row("GET /api/friends/invitations",              N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/friends/invitations",             ASK,
+        401, OWN_EMAIL, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT),
+    row("DELETE /api/friends/invitations/{nobody}",  N,        401, 404, 404, 404, 404, 404),
     # -- signing out ends the session on the server: the old cookie no longer works ----------
     row("POST /api/auth/logout",                     N,        200, 200, 200, 200, 200, 200),
     row("GET /api/me",                               N,        401, 401, 401, 401, 401, 401),
@@ -288,6 +314,7 @@ async def build_world(
         "stranger_email": emails["stranger"],
         "players": [ids["player"], ids["second"], ids["third"]],
         "nowhere": "nowhere",
+        "nobody": 999_999,  # no account, request or invitation has this id
         "bogus": "not-a-sign-in-link",
         "css": "app.css",
     }

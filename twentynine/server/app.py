@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import migrate
 from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
+from .admin.router import router as admin_router
 from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
 from .heap import PacedCollector, settle_the_heap
@@ -129,6 +130,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(history_router)
     app.include_router(friends_router)
     app.include_router(live_router)
+    app.include_router(admin_router)
 
     from ..web import mount as mount_web_client
 

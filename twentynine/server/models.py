@@ -1,8 +1,9 @@
 """Every model, imported in one place for Alembic and for creating the schema."""
 
 from .accounts.models import LoginToken, OIDCIdentity, RateEvent, User, UserSession
+from .admin.models import TierRequest
 from .db import Base
-from .friends.models import Friendship
+from .friends.models import FriendInvitation, Friendship
 from .history.models import DealHistory, DealPlayer
 from .live.models import LiveMessage, LivePrefs, LiveStream
 from .tables.models import ChatMessage, GameTable, TableSeat
@@ -12,6 +13,7 @@ __all__ = [
     "ChatMessage",
     "DealHistory",
     "DealPlayer",
+    "FriendInvitation",
     "Friendship",
     "GameTable",
     "LiveMessage",
@@ -21,6 +23,7 @@ __all__ = [
     "OIDCIdentity",
     "RateEvent",
     "TableSeat",
+    "TierRequest",
     "User",
     "UserSession",
 ]
