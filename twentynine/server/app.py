@@ -23,6 +23,10 @@ from .heap import PacedCollector, settle_the_heap
 from .history.router import router as history_router
 from .live.hub import LiveHub
 from .mail import Mailer
+from .matchmaking import runner as matchmaking
+from .matchmaking.router import router as matchmaking_router
+from .ratings.router import router as ratings_router
+from .safety.router import router as safety_router
 from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings
 from .tables.fanout import make_fanout
@@ -118,6 +122,11 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(tables_router)
     app.include_router(history_router)
     app.include_router(friends_router)
+    app.include_router(ratings_router)
+    app.include_router(matchmaking_router)
+    app.include_router(safety_router)
+    app.state.startup_hooks.append(matchmaking.start)
+    app.state.shutdown_hooks.append(matchmaking.stop)
 
     from ..web import mount as mount_web_client
 

@@ -43,6 +43,8 @@ from ...engine.round import to_act
 from ...engine.rules import Rules
 from ...engine.shuffle import next_deck, secure_rng, uniform_deck
 from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
+from ..ratings import hooks as ratings_hooks
+from ..safety.hooks import chat_audience
 from ..settings import Settings
 from .fanout import Fanout, LocalFanout
 from .store import StaleVersion, TableStore
@@ -200,6 +202,7 @@ class TableInfo:
     spectators_see: str = "host_hand"
     takeover_seconds: int = 60
     invite_code: str | None = None
+    rated: bool = False
 
 
 class TableRuntime:
@@ -396,7 +399,8 @@ class TableRuntime:
 
         async def command() -> None:
             if message.get("type") == "chat":
-                for c in list(self.conns):
+                author = message["payload"].get("line", {}).get("user_id")
+                for c in await chat_audience(self.store.maker, author, self.conns):
                     self.push(c, message["payload"])
                 return
             version = int(message.get("version", 0))
@@ -531,6 +535,7 @@ class TableRuntime:
             "conference_url": self.info.conference_url,
             "spectators_see": self.info.spectators_see,
             "takeover_seconds": self.info.takeover_seconds,
+            "rated": self.info.rated,
             "version": self.version,
             "seats": [
                 {
@@ -763,6 +768,7 @@ class TableRuntime:
         rnd = game.round
         record = DealRecord(self.info.rules_spec, rnd.dealer, rnd.deck, ()).to_json()
         record["actions"] = self.actions
+        newly_over = game.over and not bool(self.totals and self.totals.get("over"))
         team = None
         if rnd.outcome != "invalid":
             team = (rnd.caller if rnd.caller >= 0 else rnd.bidder) & 1
@@ -776,10 +782,12 @@ class TableRuntime:
             rnd.contract if rnd.bidder >= 0 else "",
             list(rnd.score_delta),
             [None if s.bot else s.user_id for s in self.seats],
-            game.over and not bool(self.totals and self.totals.get("over")),
+            newly_over,
             game.winner,
             self._sets_won(),
         )
+        if newly_over:
+            await ratings_hooks.game_over(self)
         if self.leader:
             self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
 
@@ -827,6 +835,8 @@ class TableRuntime:
         async def command() -> None:
             if conn_user is None or conn_user != self.info.host_id:
                 raise TableError("not_host", "only the host can reset")
+            if self.info.rated:
+                raise TableError("rated", "a rated game cannot be reset")
             if what not in RESETS:
                 raise TableError("bad_reset", f"reset one of: {', '.join(RESETS)}")
             if self.game is None:
@@ -883,7 +893,7 @@ class TableRuntime:
                 self.info.id, conn.user_id, conn.name, conn.spectator, line
             )
             msg = {"type": "chat", "line": chat_json(row)}
-            for c in list(self.conns):
+            for c in await chat_audience(self.store.maker, conn.user_id, self.conns):
                 self.push(c, msg)
             await self.fanout.publish(self.info.id, {"type": "chat", "payload": msg})
 
@@ -933,6 +943,7 @@ class TableRuntime:
                 raise TableError("not_seated", "you have no seat at this table")
             if self.info.kind == "hosted":
                 raise TableError("hosted", "a hosted game keeps its players; the host can close it")
+            await ratings_hooks.player_left(self, seat_no)  # a rated game: they lose it
             if self.status == "waiting":
                 self.seats[seat_no] = Seat()
             else:  # a bot takes the seat for good (someone may take it over later)
@@ -951,6 +962,8 @@ class TableRuntime:
                 raise TableError("not_host", "only the table's host can seat bots")
             if self.info.kind == "hosted":
                 raise TableError("hosted", "a hosted game is played by the host's friends")
+            if self.info.rated:
+                raise TableError("rated", "a rated table is played by four people, no bots")
             for i, s in enumerate(self.seats):
                 if s.empty:
                     self.seats[i] = Seat(name=level.capitalize(), bot=level, joined=True)
