@@ -71,5 +71,5 @@ async def _rate(
     except Exception:  # the table plays on; the game stays unrated (and is logged)
         log.exception("table %s: rating game %d failed", runtime.info.id, runtime.game_no)
         return
-    if rated:
-        log.info("table %s: game %d rated (%s)", runtime.info.id, runtime.game_no, reason)
+    if rated:  # the table's sockets hear of it (their pages show the new ratings)
+        await runtime._commit([{"type": "rated", "game_no": runtime.game_no, "reason": reason}])

@@ -147,15 +147,12 @@ async def ratings_of(db: AsyncSession, user_ids: Sequence[int]) -> dict[int, dic
 
 async def shown_ratings(db: AsyncSession, user_ids: Sequence[int]) -> dict[int, float]:
     """The figure people see for each player (a new player's for those without games)."""
-    found = dict(
-        (
-            await db.execute(
-                select(PlayerRating.user_id, PlayerRating.rating).where(
-                    PlayerRating.user_id.in_(list(user_ids))
-                )
-            )
-        ).tuples()
+    rows = await db.execute(
+        select(PlayerRating.user_id, PlayerRating.rating).where(
+            PlayerRating.user_id.in_(list(user_ids))
+        )
     )
+    found = {uid: rating for uid, rating in rows.tuples()}
     return {uid: found.get(uid, NEW.rating) for uid in user_ids}
 
 
