@@ -11,7 +11,7 @@ from .calc import standing
 from .service import rate_game
 
 if TYPE_CHECKING:
-    from ..tables.runtime import TableRuntime
+    from ..tables.base import TableParts as TableRuntime
 
 log = logging.getLogger("twentynine.ratings")
 
