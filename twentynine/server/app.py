@@ -28,6 +28,10 @@ from .live.router import router as live_router
 from .live.socket import PATH as LIVE_PATH
 from .live.socket import is_live_socket, live_socket
 from .mail import Mailer
+from .matchmaking import runner as matchmaking
+from .matchmaking.router import router as matchmaking_router
+from .ratings.router import router as ratings_router
+from .safety.router import router as safety_router
 from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings
 from .tables.fanout import make_fanout
@@ -131,6 +135,11 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(friends_router)
     app.include_router(live_router)
     app.include_router(admin_router)
+    app.include_router(ratings_router)
+    app.include_router(matchmaking_router)
+    app.include_router(safety_router)
+    app.state.startup_hooks.append(matchmaking.start)
+    app.state.shutdown_hooks.append(matchmaking.stop)
 
     from ..web import mount as mount_web_client
 

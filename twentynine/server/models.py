@@ -6,11 +6,16 @@ from .db import Base
 from .friends.models import FriendInvitation, Friendship
 from .history.models import DealHistory, DealPlayer
 from .live.models import LiveMessage, LivePrefs, LiveStream
+from .matchmaking.models import QueueEntry
+from .ratings.models import PlayerRating, RatedGame, RatingChange
+from .safety.models import ChatMute, ChatReport, UserBlock
 from .tables.models import ChatMessage, GameTable, TableSeat
 
 __all__ = [
     "Base",
     "ChatMessage",
+    "ChatMute",
+    "ChatReport",
     "DealHistory",
     "DealPlayer",
     "FriendInvitation",
@@ -21,9 +26,14 @@ __all__ = [
     "LiveStream",
     "LoginToken",
     "OIDCIdentity",
+    "PlayerRating",
+    "QueueEntry",
     "RateEvent",
+    "RatedGame",
+    "RatingChange",
     "TableSeat",
     "TierRequest",
     "User",
+    "UserBlock",
     "UserSession",
 ]

@@ -51,6 +51,7 @@ class Broadcast(TableParts):
             "conference_url": self.info.conference_url,
             "spectators_see": self.info.spectators_see,
             "takeover_seconds": self.info.takeover_seconds,
+            "rated": self.info.rated,
             "version": self.version,
             "seats": [
                 {

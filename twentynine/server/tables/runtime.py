@@ -39,6 +39,7 @@ from ...engine.game import GameState, resume
 from ...engine.records import RulesSpec
 from ...engine.rules import Rules
 from ...engine.shuffle import secure_rng
+from ..safety.hooks import chat_audience
 from ..settings import Settings
 from .bot_moves import BotMoves
 from .broadcast import Broadcast, chat_json, game_event_json
@@ -79,6 +80,7 @@ class TableInfo:
     spectators_see: str = "host_hand"
     takeover_seconds: int = 60
     invite_code: str | None = None
+    rated: bool = False
 
 
 class TableRuntime(
@@ -227,7 +229,7 @@ class TableRuntime(
                 self.info.id, conn.user_id, conn.name, conn.spectator, line
             )
             msg = {"type": "chat", "line": chat_json(row)}
-            for c in list(self.conns):
+            for c in await chat_audience(self.store.maker, conn.user_id, self.conns):
                 self.push(c, msg)
             await self.fanout.publish(self.info.id, {"type": "chat", "payload": msg})
 
