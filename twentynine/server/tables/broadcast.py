@@ -56,6 +56,7 @@ class Broadcast(TableParts):
             # time now, so that a client whose own clock is off draws the same countdown
             "clock": self.clock_json(),
             "server_time": self.wall(),
+            "rated": self.info.rated,
             "version": self.version,
             "seats": [
                 {

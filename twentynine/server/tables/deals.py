@@ -8,6 +8,7 @@ from ...engine.actions import action_from_json
 from ...engine.game import apply, new_game, next_round, reset_scores, restart_round, totals_json
 from ...engine.records import DealRecord
 from ...engine.shuffle import next_deck, uniform_deck
+from ..ratings import hooks as ratings_hooks
 from .base import TableParts
 from .broadcast import game_event_json
 from .connection import Connection
@@ -61,6 +62,7 @@ class DealFlow(TableParts):
         rnd = game.round
         record = DealRecord(self.info.rules_spec, rnd.dealer, rnd.deck, ()).to_json()
         record["actions"] = self.actions
+        newly_over = game.over and not bool(self.totals and self.totals.get("over"))
         team = None
         if rnd.outcome != "invalid":
             team = (rnd.caller if rnd.caller >= 0 else rnd.bidder) & 1
@@ -74,10 +76,12 @@ class DealFlow(TableParts):
             rnd.contract if rnd.bidder >= 0 else "",
             list(rnd.score_delta),
             [None if s.bot else s.user_id for s in self.seats],
-            game.over and not bool(self.totals and self.totals.get("over")),
+            newly_over,
             game.winner,
             self._sets_won(),
         )
+        if newly_over:
+            await ratings_hooks.game_over(self)
         if self.leader:
             self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
 
@@ -125,6 +129,8 @@ class DealFlow(TableParts):
         async def command() -> None:
             if conn_user is None or conn_user != self.info.host_id:
                 raise TableError("not_host", "only the host can reset")
+            if self.info.rated:
+                raise TableError("rated", "a rated game cannot be reset")
             if what not in RESETS:
                 raise TableError("bad_reset", f"reset one of: {', '.join(RESETS)}")
             if self.game is None:

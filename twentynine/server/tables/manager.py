@@ -91,6 +91,7 @@ class TableManager:
                 takeover_seconds=row.takeover_seconds,
                 turn_seconds=row.turn_seconds,
                 invite_code=row.invite_code,
+                rated=row.rated,
             )
             runtime = TableRuntime(
                 info,

@@ -26,6 +26,7 @@ class GameTable(Base):
     takeover_seconds: Mapped[int] = mapped_column(Integer, default=60)
     #: seconds a person has for a move (the turn clock, tables/clock.py); 0: no clock
     turn_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)  # rated play (ratings/)
     status: Mapped[str] = mapped_column(
         String(12), default="waiting"
     )  # waiting|playing|paused|closed

@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from ..safety.hooks import chat_audience
 from .base import TableParts
 from .seats import seat_name
 
@@ -62,7 +63,8 @@ class Remote(TableParts):
 
         async def command() -> None:
             if message.get("type") == "chat":
-                for c in list(self.conns):
+                author = message["payload"].get("line", {}).get("user_id")
+                for c in await chat_audience(self.store.maker, author, self.conns):
                     self.push(c, message["payload"])
                 return
             version = int(message.get("version", 0))

@@ -40,6 +40,7 @@ from ...engine.game import GameState, resume
 from ...engine.records import RulesSpec
 from ...engine.rules import Rules
 from ...engine.shuffle import secure_rng
+from ..safety.hooks import chat_audience
 from ..settings import Settings
 from .bot_moves import BotMoves
 from .broadcast import Broadcast, chat_json, game_event_json
@@ -82,6 +83,7 @@ class TableInfo:
     takeover_seconds: int = 60
     invite_code: str | None = None
     turn_seconds: int = 0  # the turn clock (tables/clock.py); 0: none
+    rated: bool = False
 
 
 class TableRuntime(
@@ -241,7 +243,7 @@ class TableRuntime(
                 self.info.id, conn.user_id, conn.name, conn.spectator, line
             )
             msg = {"type": "chat", "line": chat_json(row)}
-            for c in list(self.conns):
+            for c in await chat_audience(self.store.maker, conn.user_id, self.conns):
                 self.push(c, msg)
             await self.fanout.publish(self.info.id, {"type": "chat", "payload": msg})
 

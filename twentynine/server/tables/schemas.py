@@ -37,6 +37,9 @@ class CreateTable(BaseModel):
     def _turn_seconds(cls, seconds: int | None) -> int | None:
         return None if seconds is None else check_turn_seconds(seconds)
 
+    #: a rated public table: four people, seats "me" and three "open" (ratings/)
+    rated: bool = False
+
     @field_validator("seats")
     @classmethod
     def _seats(cls, seats: list[str]) -> list[str]:

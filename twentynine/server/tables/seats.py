@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..ratings import hooks as ratings_hooks
 from .base import TableParts
 from .errors import TableError
 
@@ -107,6 +108,7 @@ class SeatCommands(TableParts):
                 raise TableError("not_seated", "you have no seat at this table")
             if self.info.kind == "hosted":
                 raise TableError("hosted", "a hosted game keeps its players; the host can close it")
+            await ratings_hooks.player_left(self, seat_no)
             if self.status == "waiting":
                 self.seats[seat_no] = Seat()
             else:  # a bot takes the seat for good (someone may take it over later)
@@ -125,6 +127,8 @@ class SeatCommands(TableParts):
                 raise TableError("not_host", "only the table's host can seat bots")
             if self.info.kind == "hosted":
                 raise TableError("hosted", "a hosted game is played by the host's friends")
+            if self.info.rated:
+                raise TableError("rated", "a rated table is played by four people, no bots")
             for i, s in enumerate(self.seats):
                 if s.empty:
                     self.seats[i] = Seat(name=level.capitalize(), bot=level, joined=True)
