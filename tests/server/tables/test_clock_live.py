@@ -199,7 +199,7 @@ async def test_two_processes_the_lease_holder_runs_the_clock(
     # not in the one the people are connected to
     tables = [s.app.state.tables.tables.get(table_id) for s in (a, b)]
     assert [t is not None and t.leader for t in tables] == [True, False]
-    assert tables[1] is not None and not tables[1].clock_tasks
+    assert tables[1] is not None and tables[1].clock_timer is None
     for sock in sockets:
         assert unexpected_errors(sock) == []
         await sock.close()
