@@ -216,6 +216,7 @@ SOCKET_MATRIX: list[tuple[str, tuple[Outcome, ...]]] = [
     ("reset",           (4401, 4404,    "not_host",  "not_host",     OK,             4404)),
     ("pause",           (4401, 4404,    "not_alone", "not_alone",    "not_alone",    4404)),
     ("resume",          (4401, 4404,    "not_alone", "not_alone",    "not_alone",    4404)),
+    ("back",            (4401, 4404,    "spectator", "not_kept",     "not_kept",     4404)),
     ("act as seat+1",   (4401, 4404,    "spectator", "forged_seat",  "forged_seat",  4404)),
     ("act",             (4401, 4404,    "spectator", OK,             OK,             4404)),
     ("connect, closed", (4401, 4404,    4404,        4404,           4404,           4404)),
@@ -637,6 +638,7 @@ async def _socket_matrix(
         "reset": reset,
         "pause": simple({"type": "pause"}, "paused"),
         "resume": simple({"type": "resume"}, "resumed"),
+        "back": simple({"type": "back"}, "seat_back"),
         "act as seat+1": act_as_next_seat,
         "act": act,
     }
