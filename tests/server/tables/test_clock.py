@@ -416,3 +416,24 @@ async def test_no_clock_at_a_table_without_one() -> None:
         assert store.row.state["clock"] == {}
     finally:
         await runtime.stop()
+
+
+async def test_a_snapshot_from_before_the_clock_is_read() -> None:
+    """A table stored before the clock existed: no deadlines yet, a stand-in there is the
+    takeover's (away), and the clock starts with the next change."""
+    clock = FakeClock()
+    store, runtime, _ = await _started(clock)
+    await _my_clock(runtime)
+    await runtime.stop()
+    old = {k: v for k, v in store.row.state.items() if k not in ("clock", "timeouts")}
+    old.pop("standin_causes")
+    old["standins"] = {"2": STANDIN_LEVEL}
+    again = _runtime(store, clock, version=store.row.version, status="playing", state=old)
+    assert again.deadlines == {} and again.seats[2].standin_cause == "away"
+    assert again.seats[0].timeouts == 0
+    again.start()
+    try:
+        await again.submit(lambda: again._commit([{"type": "test"}]))
+        assert again.deadlines == {0: clock.now + 5}
+    finally:
+        await again.stop()
