@@ -12,6 +12,7 @@ const NAV = [
   ['dashboard', 'nav_dashboard', () => isMember()],
   ['rules', 'nav_rules'],
   ['tutorial', 'nav_tutorial'],
+  ['admin', 'nav_admin', () => Boolean(session.user && session.user.is_admin)],
 ];
 
 let page = '';

@@ -13,6 +13,8 @@ const PAGES = {
   rules: () => import('./pages/rules.js'),
   tutorial: () => import('./pages/tutorial.js'),
   replay: () => import('./pages/replay.js'),
+  admin: () => import('./pages/admin.js'),
+  privacy: () => import('./pages/privacy.js'),
 };
 
 let current = null; // {route, handle}
