@@ -172,6 +172,10 @@ HTTP_MATRIX: list[Row] = [
     row("POST /api/friends/requests/{admin}/decline", N,       401, 200, 404, 404, 404, 404),
     row("DELETE /api/friends/requests/{stranger}",   N,        401, 404, 200, 200, 404, 404),
     row("DELETE /api/friends/{stranger}",            N,        401, 404, 404, 404, 200, 404),
+    # -- the live channel's notice preferences -------------------------------------------------
+    row("GET /api/live/prefs",                       N,        401, 200, 200, 200, 200, 200),
+    row("PUT /api/live/prefs",                       {"sound": True},
+        401, 200, 200, 200, 200, 200),
     row("GET /api/friends/invitations",              N,        401, 200, 200, 200, 200, 200),
     row("POST /api/friends/invitations",             ASK,
         401, OWN_EMAIL, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT),
@@ -196,6 +200,7 @@ CSRF_CELLS: list[tuple[str, str, dict[str, Any] | None, str]] = [
 # fmt: on
 
 SOCKET_PATH = "/ws/tables/{table_id}"
+LIVE_SOCKET_PATH = "/ws/me"  # its own matrix: tests/server/live/test_socket.py
 OK = "ok"
 Outcome = int | str  # a close code the socket is refused with, OK, or the reason of an error
 
@@ -370,7 +375,10 @@ def test_every_route_is_in_the_matrix(tmp_path: Path) -> None:
     app = create_app(Settings(data_dir=tmp_path, secret_key="routes"))
     routes = app_routes(app)
     mounts = {path for kind, path in routes if kind == "MOUNT"}
-    rows = {(r.method, _shape(r.path)) for r in HTTP_MATRIX} | {("WS", _shape(SOCKET_PATH))}
+    rows = {(r.method, _shape(r.path)) for r in HTTP_MATRIX} | {
+        ("WS", _shape(SOCKET_PATH)),
+        ("WS", LIVE_SOCKET_PATH),
+    }
     # a mount (static files) is covered by a row for a file under it
     in_mounts = {key for key in rows if any(key[1].startswith(m + "/") for m in mounts)}
     covered = rows | {("MOUNT", m) for m in mounts if any(k[1].startswith(m + "/") for k in rows)}

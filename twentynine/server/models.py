@@ -5,21 +5,35 @@ from .admin.models import TierRequest
 from .db import Base
 from .friends.models import FriendInvitation, Friendship
 from .history.models import DealHistory, DealPlayer
+from .live.models import LiveMessage, LivePrefs, LiveStream
+from .matchmaking.models import QueueEntry
+from .ratings.models import PlayerRating, RatedGame, RatingChange
+from .safety.models import ChatMute, ChatReport, UserBlock
 from .tables.models import ChatMessage, GameTable, TableSeat
 
 __all__ = [
     "Base",
     "ChatMessage",
+    "ChatMute",
+    "ChatReport",
     "DealHistory",
     "DealPlayer",
     "FriendInvitation",
     "Friendship",
     "GameTable",
+    "LiveMessage",
+    "LivePrefs",
+    "LiveStream",
     "LoginToken",
     "OIDCIdentity",
+    "PlayerRating",
+    "QueueEntry",
     "RateEvent",
+    "RatedGame",
+    "RatingChange",
     "TableSeat",
     "TierRequest",
     "User",
+    "UserBlock",
     "UserSession",
 ]

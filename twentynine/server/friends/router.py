@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
 from ..deps import CurrentUser, SessionDep
-from . import invitations, service
+from . import invitations, notices, service
 from .models import FriendInvitation
 from .schemas import FriendActionOut, FriendOut, FriendRequestIn, FriendsOut, InvitationOut
 
@@ -53,7 +53,7 @@ async def list_friends(user: FriendUser, db: SessionDep) -> FriendsOut:
 
 @router.post("/requests", status_code=201)
 async def request_friend(
-    body: FriendRequestIn, user: FriendUser, db: SessionDep, response: Response
+    body: FriendRequestIn, user: FriendUser, db: SessionDep, response: Response, request: Request
 ) -> FriendActionOut:
     """Ask the account with this email to be friends: 201 ``requested``; or, when they had
     already asked you, 200 ``accepted``."""
@@ -63,46 +63,59 @@ async def request_friend(
         raise await _refused(db, e) from None
     if status == "accepted":
         response.status_code = 200
+    await notices.tell(request.app.state.live, status, user, other)
     return FriendActionOut(status=status, user=friend_out(other))
 
 
 @router.post("/requests/{user_id}/accept")
-async def accept_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def accept_request(
+    user_id: UserId, user: FriendUser, db: SessionDep, request: Request
+) -> FriendActionOut:
     """Accept the request ``user_id`` sent you."""
     try:
         other = await service.accept(db, user, user_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, "accepted", user, other)
     return FriendActionOut(status="accepted", user=friend_out(other))
 
 
 @router.post("/requests/{user_id}/decline")
-async def decline_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def decline_request(
+    user_id: UserId, user: FriendUser, db: SessionDep, request: Request
+) -> FriendActionOut:
     """Turn down the request ``user_id`` sent you."""
     try:
         other = await service.decline(db, user, user_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, "declined", user, other)
     return FriendActionOut(status="declined", user=friend_out(other))
 
 
 @router.delete("/requests/{user_id}")
-async def cancel_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def cancel_request(
+    user_id: UserId, user: FriendUser, db: SessionDep, request: Request
+) -> FriendActionOut:
     """Withdraw the request you sent ``user_id``."""
     try:
         other = await service.cancel(db, user, user_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, "cancelled", user, other)
     return FriendActionOut(status="cancelled", user=friend_out(other))
 
 
 @router.delete("/{user_id}")
-async def remove_friend(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def remove_friend(
+    user_id: UserId, user: FriendUser, db: SessionDep, request: Request
+) -> FriendActionOut:
     """Stop being friends with ``user_id``."""
     try:
         other = await service.remove(db, user, user_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, "removed", user, other)
     return FriendActionOut(status="removed", user=friend_out(other))
 
 
