@@ -16,8 +16,14 @@ from twentynine.server.friends.models import FriendInvitation, Friendship
 from twentynine.server.history.models import DealPlayer
 
 from ..conftest import Client, LiveServer, client_for, sign_in
+from ..live.meclient import MeSocket, refused
 from ..tables.wsclient import TableSocket
 from ..test_authorization import played_deal
+
+
+def without_id(message: dict[str, Any]) -> dict[str, Any]:
+    """A live message without its id (its place in the person's stream, for catch-up)."""
+    return {k: v for k, v in message.items() if k != "id"}
 
 
 async def _me(c: Client) -> dict[str, Any]:
@@ -95,7 +101,7 @@ async def test_delete_your_account(app: FastAPI) -> None:
 
     r = await bea_phone.post("/api/me/delete", json={"confirm": True})
     assert r.status_code == 200 and r.json() == {"deleted": True}
-    assert await asyncio.wait_for(page.get(), 1) == {
+    assert without_id(await asyncio.wait_for(page.get(), 1)) == {
         "type": "signed_out",
         "user_id": bea_id,
         "reason": "deleted",
@@ -145,8 +151,15 @@ async def test_deleting_closes_open_sockets_and_hosted_tables(live: LiveServer) 
     assert r.status_code == 200, r.text
     at_home = await TableSocket(live, bea, beas_table).connect()
     visiting = await TableSocket(live, bea, adas_table, f"code={code}").connect()
+    page = await MeSocket(live, bea).connect()
+    bea_id = int(page.hello["user_id"]) if "user_id" in page.hello else None
     r = await bea.post("/api/me/delete", json={"confirm": True})
     assert r.status_code == 200
+    # the live channel says so, then closes; it cannot come back
+    told = await page.next("signed_out", timeout=2)
+    assert told["reason"] == "deleted" and (bea_id is None or told["user_id"] == bea_id)
+    assert await page.closed_with(2) is not None
+    assert await refused(live, bea) == 4401
     for sock in (at_home, visiting):  # the server closed both, at once
         assert sock.reader is not None
         await asyncio.wait_for(sock.reader, 2)
