@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from ..server.conftest import LiveServer
@@ -75,9 +76,11 @@ async def test_the_admin_page_acts_for_admins_only(web_live: LiveServer, chromiu
     await bea.get_by_text("Sign in, or play as a guest, to have a profile.").wait_for()
     await accounts.get_by_role("button", name="Enable Bea").click()
     await accounts.get_by_role("button", name="Make Bea an administrator").click()
-    await accounts.locator("tbody tr", has_text="bea@example.com").get_by_text(
-        "Administrator"
-    ).wait_for()
+    await (
+        accounts.locator("tbody tr", has_text="bea@example.com")
+        .get_by_text("Administrator")
+        .wait_for()
+    )
 
     # an open table (Bea's), closed from the admin page
     table = await bea_table(bea, web_live)
@@ -155,7 +158,7 @@ async def test_your_data_in_the_profile(web_live: LiveServer, chromium: Browser)
     async with bea.expect_download() as info:
         await bea.get_by_role("link", name="Download your data").click()
     download: Any = await info.value
-    data = json.loads(open(await download.path(), encoding="utf-8").read())
+    data = json.loads(Path(await download.path()).read_text(encoding="utf-8"))
     assert data["account"]["first_name"] == "Beatrix"
     assert data["account"]["email"] == "bea@example.com"
 
