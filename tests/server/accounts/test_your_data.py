@@ -172,3 +172,16 @@ async def test_deleting_closes_open_sockets_and_hosted_tables(live: LiveServer) 
         raise AssertionError("a deleted account's socket was accepted")
     except Exception as e:  # refused at the handshake or closed at once
         assert "4401" in str(e), e
+
+
+async def test_used_codes_and_ended_sessions_are_not_kept(app: FastAPI) -> None:
+    """What the privacy page promises: a sign-in code goes once used or expired, a session
+    once it ended."""
+    bea = await sign_in(app, "bea@example.com", "Bea")
+    assert (await bea.post("/api/auth/logout")).status_code == 200
+    await sign_in(app, "cy@example.com", "Cy")
+    async with app.state.sessionmaker() as db:
+        codes = await db.scalars(select(LoginToken.email))
+        assert list(codes) == ["cy@example.com"]  # Bea's used code went with Cy's request
+        sessions = await db.scalars(select(UserSession.user_id))
+        assert len(list(sessions)) == 1  # Bea's ended session went with Cy's sign-in
