@@ -219,6 +219,7 @@ export default {
   privacy_h_delete: "Deleting your account",
   privacy_delete: "In your profile, “Delete your account” removes your address, name, choices, sessions, friends, invitations and requests at once, and signs you out everywhere. Deals you played stay in the other players' history, your seat shown as “a former player”; your chat lines stay, under that name.",
   privacy_to_profile: "Go to your profile",
+  former_player: "a former player",
   // -- tables in lists and the lobby
   bot_named: "Bot ({level})",
   bot_n: "Bot {n}",
