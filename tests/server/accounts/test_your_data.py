@@ -14,6 +14,7 @@ from twentynine.server.accounts.data import FORMER_PLAYER
 from twentynine.server.accounts.models import LoginToken, User, UserSession
 from twentynine.server.friends.models import FriendInvitation, Friendship
 from twentynine.server.history.models import DealPlayer
+from twentynine.server.safety.models import ChatMute, UserBlock
 
 from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
 from ..live.meclient import MeSocket, refused
@@ -88,6 +89,10 @@ async def test_delete_your_account(app: FastAPI) -> None:
     await bea_phone.post("/api/friends/invitations", json={"email": "nia@example.com"})
     bea_id, cy_id = (await _me(bea_phone))["id"], (await _me(cy))["id"]
     deal = await add_deal(app, [bea_id, None, cy_id, None])
+    assert (await bea_phone.put(f"/api/safety/mutes/{cy_id}")).is_success
+    assert (await cy.put(f"/api/safety/blocks/{bea_id}")).is_success
+    mine = (await bea_phone.get("/api/me/data")).json()
+    assert [m["target_id"] for m in mine["more"]["chat_mutes"]] == [cy_id]
     page = app.state.live.subscribe(bea_id)
 
     for body in ({}, {"confirm": False}, {"confirm": "yes"}):
@@ -113,6 +118,8 @@ async def test_delete_your_account(app: FastAPI) -> None:
             (Friendship, Friendship.addressee_id == cy_id),
             (FriendInvitation, FriendInvitation.inviter_id == bea_id),
             (LoginToken, LoginToken.email == "bea@example.com"),
+            (ChatMute, ChatMute.owner_id == bea_id),  # whatever goes with the account, goes
+            (UserBlock, UserBlock.target_id == bea_id),
         ):
             assert await db.scalar(select(func.count()).select_from(model).where(where)) == 0
         assert await db.scalar(select(DealPlayer.seat).where(DealPlayer.user_id == bea_id)) == 0
