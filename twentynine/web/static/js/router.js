@@ -13,6 +13,7 @@ const PAGES = {
   rules: () => import('./pages/rules.js'),
   tutorial: () => import('./pages/tutorial.js'),
   replay: () => import('./pages/replay.js'),
+  leaderboard: () => import('./pages/leaderboard.js'),
 };
 
 let current = null; // {route, handle}

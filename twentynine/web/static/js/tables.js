@@ -19,6 +19,7 @@ export function tableItem(table, actions) {
   return h('li', { class: 'table-item', 'data-table': table.id },
     h('div', { class: 'table-item-main' },
       h('strong', {}, table.name || table.id),
+      table.rated ? h('span', { class: 'badge rated' }, t('rated')) : null,
       h('span', { class: 'muted' }, ` · ${presetLabel(preset)} · ${t(`status_${table.status}`)}`),
       h('div', { class: 'seat-names' }, seatNames(table).join(' · '))),
     h('div', { class: 'row' }, actions));
