@@ -1,9 +1,11 @@
 """Every model, imported in one place for Alembic and for creating the schema."""
 
 from .accounts.models import LoginToken, OIDCIdentity, RateEvent, User, UserSession
+from .admin.models import TierRequest
 from .db import Base
-from .friends.models import Friendship
+from .friends.models import FriendInvitation, Friendship
 from .history.models import DealHistory, DealPlayer
+from .live.models import LiveMessage, LivePrefs, LiveStream
 from .matchmaking.models import QueueEntry
 from .ratings.models import PlayerRating, RatedGame, RatingChange
 from .safety.models import ChatMute, ChatReport, UserBlock
@@ -16,8 +18,12 @@ __all__ = [
     "ChatReport",
     "DealHistory",
     "DealPlayer",
+    "FriendInvitation",
     "Friendship",
     "GameTable",
+    "LiveMessage",
+    "LivePrefs",
+    "LiveStream",
     "LoginToken",
     "OIDCIdentity",
     "PlayerRating",
@@ -26,6 +32,7 @@ __all__ = [
     "RatedGame",
     "RatingChange",
     "TableSeat",
+    "TierRequest",
     "User",
     "UserBlock",
     "UserSession",
