@@ -17,10 +17,10 @@ export function playRatedPanel() {
   let timer = null;
   let stopped = false;
 
-  const show = (s) => {
+  const show = (s, joined = false) => {
     const was = state;
     state = s;
-    if (was && was.queued && !s.queued && s.table_id) {
+    if ((joined || (was && was.queued)) && !s.queued && s.table_id) {
       toast(t('rated_found'));
       go(`table/${s.table_id}`);
       return;
@@ -32,7 +32,7 @@ export function playRatedPanel() {
     replace(action, s.queued
       ? button(t('rated_leave'), async () => show(await del('/api/matchmaking/queue')),
         { 'data-action': 'leave-queue' })
-      : button(t('play_rated'), async () => show(await post('/api/matchmaking/queue')),
+      : button(t('play_rated'), async () => show(await post('/api/matchmaking/queue'), true),
         { class: 'primary big', 'data-action': 'play-rated' }));
   };
   const poll = async () => {

@@ -36,7 +36,7 @@ function table(players) {
   return h('table', { class: 'leaderboard' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('rank')),
       h('th', { scope: 'col' }, t('player')), h('th', { scope: 'col' }, t('rating')),
-      h('th', { scope: 'col' }, t('stat_games')))),
+      h('th', { scope: 'col' }, t('rated_games')))),
     h('tbody', {}, players.map((p) => h('tr', { class: p.user_id === me ? 'me' : null,
       'data-user': p.user_id },
     h('td', {}, String(p.rank)), h('td', {}, p.name), h('td', {}, String(p.rating)),

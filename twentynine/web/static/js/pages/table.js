@@ -360,7 +360,7 @@ class TablePage {
         rel: 'noopener noreferrer' }, t('conference_join')) : null;
     return [
       h('div', { class: 'table-title' },
-        h('strong', {}, table.name || t('table')),
+        h('strong', {}, table.name || t(table.rated ? 'rated_table' : 'table')),
         h('span', { class: 'muted' }, ` · ${t(`status_${table.status}`)}`),
         table.you.spectator ? h('span', { class: 'badge' }, t('watching')) : null,
         conference),

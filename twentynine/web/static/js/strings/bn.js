@@ -89,6 +89,7 @@ export default {
   report_by: "{reporter} রিপোর্ট করেছেন {author}-কে ({at})",
   report_reason_was: "কারণ: {reason}",
   report_close: "রিপোর্ট বন্ধ করুন",
+  rated_games: "খেলা",
   // -- landing
   landing_title: "টোয়েন্টি-নাইন, অনলাইনে",
   landing_lead: "বাংলাদেশ, ভারত ও নেপালের প্রিয় পিঠ-জেতার তাসের খেলা। এখনই কম্পিউটারের সঙ্গে খেলুন, অথবা বন্ধুদের জন্য একটি খেলা সাজান।",

@@ -89,6 +89,7 @@ export default {
   report_by: "{reporter} reported {author} ({at})",
   report_reason_was: "Reason: {reason}",
   report_close: "Close report",
+  rated_games: "Games",
   // -- landing
   landing_title: "Twenty-Nine, online",
   landing_lead: "The trick-taking card game of Bangladesh, India and Nepal. Play at once against computer players, or host a game for your friends.",

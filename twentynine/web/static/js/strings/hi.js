@@ -89,6 +89,7 @@ export default {
   report_by: "{reporter} ने {author} की रिपोर्ट की ({at})",
   report_reason_was: "कारण: {reason}",
   report_close: "रिपोर्ट बंद करें",
+  rated_games: "खेल",
   // -- landing
   landing_title: "ट्वेंटी-नाइन, ऑनलाइन",
   landing_lead: "बांग्लादेश, भारत और नेपाल का हाथ जीतने वाला ताश का खेल। अभी कंप्यूटर खिलाड़ियों के साथ खेलें, या दोस्तों के लिए खेल सजाएँ।",

@@ -89,6 +89,7 @@ export default {
   report_by: "{reporter}ले {author}लाई रिपोर्ट गर्नुभयो ({at})",
   report_reason_was: "कारण: {reason}",
   report_close: "रिपोर्ट बन्द गर्नुहोस्",
+  rated_games: "खेल",
   // -- landing
   landing_title: "ट्वेन्टी-नाइन, अनलाइन",
   landing_lead: "बंगलादेश, भारत र नेपालको हात जित्ने तासको खेल। अहिल्यै कम्प्युटर खेलाडीसँग खेल्नुहोस्, वा साथीहरूका लागि खेल सजाउनुहोस्।",
