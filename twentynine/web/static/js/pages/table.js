@@ -402,8 +402,9 @@ class TablePage {
       } }, label);
   }
 
-  postButton(label, path, after) {
+  postButton(label, path, after, confirmText = null) {
     return h('button', { type: 'button', 'data-action': path, onclick: (event) => {
+      if (confirmText && !window.confirm(confirmText)) return;
       event.target.disabled = true;
       post(`/api/tables/${encodeURIComponent(this.tableId)}/${path}`)
         .then(() => after && after())
@@ -438,7 +439,8 @@ class TablePage {
       h('p', { class: 'hint', id: 'reset-note' }, you.host ? t('resets_yours') : t('host_only')),
       h('div', { class: 'row' },
         !you.spectator && ['public', 'private'].includes(table.kind)
-          ? this.postButton(t('leave_table'), 'leave', () => go('lobby')) : null,
+          ? this.postButton(t('leave_table'), 'leave', () => go('lobby'),
+            table.rated && table.status === 'playing' ? t('leave_rated_confirm') : null) : null,
         you.host && table.kind !== 'solo'
           ? this.postButton(t('close_table'), 'close', () => go('dashboard')) : null,
         table.kind === 'solo' ? h('a', { class: 'button small', href: '#/' }, t('leave_table'))

@@ -90,6 +90,7 @@ export default {
   report_reason_was: "Reason: {reason}",
   report_close: "Close report",
   rated_games: "Games",
+  leave_rated_confirm: "Leave this rated game? Leaving before the end counts as a loss.",
   // -- landing
   landing_title: "Twenty-Nine, online",
   landing_lead: "The trick-taking card game of Bangladesh, India and Nepal. Play at once against computer players, or host a game for your friends.",
