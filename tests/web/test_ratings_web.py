@@ -115,4 +115,7 @@ async def test_play_rated_ratings_at_the_table_mute_and_the_leaderboard(
         ratings[ids[0]]
     )
     await page.locator(".safety-lists li", has_text="Bo").wait_for()  # Ana's muted list
+    await clear_toasts(page)
+    await page.locator(".rating-section").scroll_into_view_if_needed()
+    await keep(page, "profile-rating")
     chromium.assert_clean()

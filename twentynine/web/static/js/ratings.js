@@ -1,7 +1,7 @@
 // Ratings in the browser: the figures beside names at a rated table, and the rating history
 // chart on the profile (our own SVG).
 import { get } from './api.js';
-import { h } from './dom.js';
+import { h, replace } from './dom.js';
 import { t } from './i18n.js';
 
 /** Ratings of these players, by user id (one request). */
@@ -26,9 +26,9 @@ export function ratingBadge(ctx, seat) {
   ratingText(r));
 }
 
-const W = 560;
-const H = 200;
-const PAD = { left: 44, right: 12, top: 12, bottom: 24 };
+const W = 420;
+const H = 190;
+const PAD = { left: 46, right: 12, top: 14, bottom: 26 };
 
 /** The history of a rating as a line chart: one point a rated game (and the start). */
 export function ratingChart(history) {
@@ -45,7 +45,7 @@ export function ratingChart(history) {
   const grid = ticks.map((v) => `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v)}" `
     + `y2="${y(v)}" class="grid"/><text x="${PAD.left - 6}" y="${y(v) + 4}" `
     + `text-anchor="end">${v}</text>`).join('');
-  const dots = history.map((c, i) => `<circle cx="${x(i + 1)}" cy="${y(c.rating)}" r="3.5" `
+  const dots = history.map((c, i) => `<circle cx="${x(i + 1)}" cy="${y(c.rating)}" r="4.5" `
     + `class="${c.result}"><title>${escapeXml(`${resultLabel(c)} · ${c.rating}`)}</title></circle>`)
     .join('');
   const svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${escapeXml(t('rating_chart_label',
@@ -70,12 +70,12 @@ function escapeXml(text) {
 export function ratingSection(userId) {
   const box = h('div', { class: 'rating-box', 'aria-live': 'polite' }, t('loading'));
   get(`/api/ratings/${userId}`).then((r) => {
-    box.replaceChildren(
+    replace(box,
       h('p', { class: 'rating-now' }, h('strong', { 'data-rating': r.rating }, ratingText(r)),
         ' ', h('span', { class: 'muted' }, t('rating_games', { games: r.games }))),
       r.provisional ? h('p', { class: 'hint' }, t('rating_provisional_note')) : null,
       ratingChart(r.history),
       h('p', {}, h('a', { href: '#/leaderboard' }, t('leaderboard'))));
-  }).catch((e) => box.replaceChildren(h('p', { class: 'error' }, e.message)));
+  }).catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
   return box;
 }
