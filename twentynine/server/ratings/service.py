@@ -231,3 +231,8 @@ async def leaderboard(
         "min_games": LEADERBOARD_GAMES,
         "days": LEADERBOARD_DAYS,
     }
+
+
+async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
+    """What ratings keep of ``user_id``: the rating and its history (every rated game)."""
+    return {"rating": await rating_of(db, user_id)}
