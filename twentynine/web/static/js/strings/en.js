@@ -91,6 +91,8 @@ export default {
   report_close: "Close report",
   rated_games: "Games",
   leave_rated_confirm: "Leave this rated game? Leaving before the end counts as a loss.",
+  ev_rated: "The game is rated: the ratings beside the names are the new ones.",
+  ev_rated_left: "Someone left, so the game is rated as it stood; play on for fun.",
   // -- landing
   landing_title: "Twenty-Nine, online",
   landing_lead: "The trick-taking card game of Bangladesh, India and Nepal. Play at once against computer players, or host a game for your friends.",
