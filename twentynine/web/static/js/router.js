@@ -15,6 +15,7 @@ const PAGES = {
   replay: () => import('./pages/replay.js'),
   admin: () => import('./pages/admin.js'),
   privacy: () => import('./pages/privacy.js'),
+  leaderboard: () => import('./pages/leaderboard.js'),
 };
 
 let current = null; // {route, handle}
