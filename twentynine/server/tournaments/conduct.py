@@ -15,7 +15,7 @@ from ..db import utcnow
 from ..tables.models import GameTable
 from .models import Match, Tournament
 from .owner import match_notices, set_result
-from .pairing import knockout_rounds, round_robin_rounds
+from .pairing import knockout_rounds, round_robin_rounds, swiss_max_rounds
 from .rounds import open_round, table_rules
 from .schemas import AdjustResult, Repair
 from .service import (
@@ -44,8 +44,12 @@ async def start(db: AsyncSession, t: Tournament, user: User) -> None:
         raise fail(409, "a tournament needs at least two teams")
     if t.format == "round_robin" and n > 8:
         raise fail(409, "a round robin takes at most 8 teams")
-    if t.format == "swiss" and t.rounds > n - 1 + n % 2:
-        raise fail(409, f"{t.rounds} Swiss rounds need at least {t.rounds + 1} teams")
+    if t.format == "swiss" and t.rounds > swiss_max_rounds(n):
+        raise fail(
+            409,
+            f"{t.rounds} Swiss rounds need at least {2 * t.rounds} teams "
+            "(so that no two teams ever have to meet twice)",
+        )
     if t.format == "knockout":
         t.rounds = knockout_rounds(n)
     elif t.format == "round_robin":

@@ -75,8 +75,12 @@ def swiss_pairing(
     With an odd field the lowest-ranked team without a bye yet sits out. The rest are paired by
     a maximum-weight matching over the pairs that have not met: of all the ways to pair
     everyone, the one with the least difference of scores (squared), and among those, teams
-    close in the standings. Only if no pairing without a repeat exists at all are repeats
-    allowed (and then as few as possible)."""
+    close in the standings.
+
+    A pairing without a repeat always exists while no team has played half the field (every
+    team then has not met more than half of the others, and such a graph has a perfect
+    matching: Dirac's theorem), which is why a Swiss has at most half as many rounds as teams
+    (``swiss_max_rounds``). Raises ``ValueError`` if there is none."""
     teams = list(ranked)
     bye = None
     if len(teams) % 2:
@@ -89,30 +93,32 @@ def swiss_pairing(
         teams.remove(bye)
     rank = {team: i for i, team in enumerate(teams)}
     n = len(teams)
-    # each weight is below what one more pair in the matching adds, so a full pairing always
-    # wins over a better-scored partial one
+    # each weight is more than the spread of all the others, so a full pairing always wins
+    # over a better-scored partial one
     base = 10_000 * (n + 1) ** 2
 
     def weight(a: EntryId, b: EntryId) -> int:
         diff = round(2 * (points.get(a, 0) - points.get(b, 0)))
         return base - 100 * (n + 1) * diff * diff - abs(rank[a] - rank[b])
 
-    for allow_repeats in (False, True):
-        graph = nx.Graph()
-        graph.add_nodes_from(teams)
-        for a, b in itertools.combinations(teams, 2):
-            repeat = frozenset((a, b)) in played
-            if repeat and not allow_repeats:
-                continue
-            graph.add_edge(a, b, weight=weight(a, b) - (base // 2 if repeat else 0))
-        matching = nx.max_weight_matching(graph, maxcardinality=True)
-        if 2 * len(matching) == n:
-            pairs = sorted(
-                (tuple(sorted((a, b), key=rank.__getitem__)) for a, b in matching),
-                key=lambda p: rank[p[0]],
-            )
-            return Pairing(tuple((p[0], p[1]) for p in pairs), bye)
-    raise ValueError("no pairing found")  # never: a complete graph always pairs an even field
+    graph = nx.Graph()
+    graph.add_nodes_from(teams)
+    for a, b in itertools.combinations(teams, 2):
+        if frozenset((a, b)) not in played:
+            graph.add_edge(a, b, weight=weight(a, b))
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != n:
+        raise ValueError("every pairing would repeat a match")
+    pairs = sorted(
+        (tuple(sorted((a, b), key=rank.__getitem__)) for a, b in matching),
+        key=lambda p: rank[p[0]],
+    )
+    return Pairing(tuple((p[0], p[1]) for p in pairs), bye)
+
+
+def swiss_max_rounds(teams: int) -> int:
+    """The most Swiss rounds a field can play with no repeat ever forced (see above)."""
+    return teams // 2
 
 
 # -- round robin -------------------------------------------------------------------------------
