@@ -94,7 +94,7 @@ def test_swiss_round_two_pairs_winners_with_winners() -> None:
     points = {e: (1.0 if e <= 4 else 0.0) for e in ranked}
     played = {frozenset((1, 5)), frozenset((2, 6)), frozenset((3, 7)), frozenset((4, 8))}
     pairing = swiss_pairing(ranked, points, played, set())
-    assert sorted(pairing.matches) == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    assert sorted(pairing.matches) == [(1, 3), (2, 4), (5, 7), (6, 8)]
     assert pairing.bye is None
 
 
@@ -103,3 +103,9 @@ def test_swiss_bye_goes_to_the_lowest_ranked_team_without_one() -> None:
     pairing = swiss_pairing(ranked, dict.fromkeys(ranked, 0.0), set(), {5})
     assert pairing.bye == 4
     assert sorted(e for m in pairing.matches for e in m) == [1, 2, 3, 5]
+
+
+def test_swiss_round_one_pairs_the_top_half_with_the_bottom_half() -> None:
+    ranked = list(range(1, 9))
+    pairing = swiss_pairing(ranked, dict.fromkeys(ranked, 0.0), set(), set())
+    assert pairing.matches == ((1, 5), (2, 6), (3, 7), (4, 8))

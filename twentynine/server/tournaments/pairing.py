@@ -74,8 +74,8 @@ def swiss_pairing(
 
     With an odd field the lowest-ranked team without a bye yet sits out. The rest are paired by
     a maximum-weight matching over the pairs that have not met: of all the ways to pair
-    everyone, the one with the least difference of scores (squared), and among those, teams
-    close in the standings.
+    everyone, the one with the least difference of scores (squared), and among those, within
+    each score group its top half against its bottom half.
 
     A pairing without a repeat always exists while no team has played half the field (every
     team then has not met more than half of the others, and such a graph has a perfect
@@ -97,9 +97,15 @@ def swiss_pairing(
     # over a better-scored partial one
     base = 10_000 * (n + 1) ** 2
 
+    group = {
+        team: sum(1 for t in teams if points.get(t, 0) == points.get(team, 0)) for team in teams
+    }
+
     def weight(a: EntryId, b: EntryId) -> int:
         diff = round(2 * (points.get(a, 0) - points.get(b, 0)))
-        return base - 100 * (n + 1) * diff * diff - abs(rank[a] - rank[b])
+        # within a score group the top half meets the bottom half (1-5, 2-6, … of eight)
+        apart = abs(abs(rank[a] - rank[b]) - group[a] // 2) if diff == 0 else 0
+        return base - 100 * (n + 1) * diff * diff - apart
 
     graph = nx.Graph()
     graph.add_nodes_from(teams)

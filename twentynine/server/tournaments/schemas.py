@@ -41,7 +41,8 @@ class CreateTournament(BaseModel):
     team_mode: Literal["pairs", "individuals"] = "pairs"
     #: deals a match (the team that won more of them wins); 0 or absent: a set (first to ±6)
     match_deals: int = Field(default=0, ge=0, le=50)
-    max_teams: int = Field(default=16, ge=2, le=128)
+    #: the largest field (default 16; 8, the most, for a round robin)
+    max_teams: int | None = Field(default=None, ge=2, le=128)
     registration_opens_at: dt.datetime | None = None
     registration_closes_at: dt.datetime | None = None
     conference_url: Line = Field(default="", max_length=500)
@@ -75,6 +76,8 @@ class CreateTournament(BaseModel):
             raise ValueError("a Swiss tournament needs its number of rounds")
         if self.format != "swiss" and self.rounds is not None:
             raise ValueError("rounds is for a Swiss tournament only")
+        if self.max_teams is None:
+            self.max_teams = 8 if self.format == "round_robin" else 16
         if self.format == "round_robin" and self.max_teams > 8:
             raise ValueError("a round robin takes at most 8 teams")
         if self.third_place and self.format != "knockout":

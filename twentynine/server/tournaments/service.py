@@ -69,7 +69,7 @@ async def create(db: AsyncSession, organiser: User, body: CreateTournament) -> T
         rounds=body.rounds or 0,
         team_mode=body.team_mode,
         match_deals=body.match_deals,
-        max_teams=body.max_teams,
+        max_teams=body.max_teams or 16,
         opens_at=body.registration_opens_at,
         closes_at=body.registration_closes_at,
         conference_url=body.conference_url,
