@@ -155,8 +155,11 @@ def run_arena(
     rules: Rules,
     rules_name: str = "standard",
     on_deal: Callable[[int], None] | None = None,
+    factories: tuple[PlayerFactory, PlayerFactory] | None = None,
 ) -> ArenaResult:
-    make_a, make_b = player_factory(a), player_factory(b)
+    """Play ``deals`` duplicate deals between ``a`` and ``b`` (names; ``factories`` makes
+    the players instead of ``player_factory`` of the names, e.g. clients that count errors)."""
+    make_a, make_b = factories or (player_factory(a), player_factory(b))
     side_a, side_b = SideStats(a), SideStats(b)
     rng = random.Random(seed)
     # table 0: A in seats 0 and 2; table 1: B there

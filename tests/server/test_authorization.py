@@ -78,6 +78,11 @@ PRIVATE = {"kind": "private"}
 FRIENDS = {"players": "{players}"}  # the host's three players, asked for by someone else
 SCORE = {"what": "score"}
 ASK = {"email": "{stranger_email}"}
+NOTE = {"note": "I run our Friday game"}
+TIER = {"tier": "basic"}
+CONFIRM_WRONG = {"confirm": False}  # deleting an account: refused, nothing deleted
+HAS_ACCOUNT = (409, "account with that email")
+CAN_HOST_ALREADY = (409, "host games already")
 
 # The rows run top to bottom on one world; some change it, so their order matters: the host's
 # game is closed at the end of the tables' rows; in the friends' rows everyone asks the
@@ -110,6 +115,23 @@ HTTP_MATRIX: list[Row] = [
     # -- the account -------------------------------------------------------------------------
     row("GET /api/me",                               N,        401, 200, 200, 200, 200, 200),
     row("PATCH /api/me",                             AVATAR,   401, 200, 200, 200, 200, 200),
+    row("GET /api/me/data",                          N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/me/delete",                       CONFIRM_WRONG,
+        401, 422, 422, 422, 422, 422),
+    row("GET /api/tier-requests/mine",               N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/tier-requests",                   NOTE,
+        401, 201, 201, 201, CAN_HOST_ALREADY, CAN_HOST_ALREADY),
+    # -- the admin page: admins only (each action on an account or thing that is not there) --
+    row("GET /api/admin/users",                      N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/users/{nobody}/tier",       TIER,     401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/disable",    N,        401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/enable",     N,        401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/admin",      N,        401, 403, 403, 403, 403, 404),
+    row("GET /api/admin/tier-requests",              N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/tier-requests/{nobody}/grant", N,     401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/tier-requests/{nobody}/decline", N,   401, 403, 403, 403, 403, 404),
+    row("GET /api/admin/tables",                     N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/tables/{nowhere}/close",    N,        401, 403, 403, 403, 403, 404),
     # -- tables ------------------------------------------------------------------------------
     row("GET /api/tables",                           N,        401, 200, 200, 200, 200, 200),
     row("GET /api/tables/mine",                      N,        401, 200, 200, 200, 200, 200),
@@ -150,6 +172,14 @@ HTTP_MATRIX: list[Row] = [
     row("POST /api/friends/requests/{admin}/decline", N,       401, 200, 404, 404, 404, 404),
     row("DELETE /api/friends/requests/{stranger}",   N,        401, 404, 200, 200, 404, 404),
     row("DELETE /api/friends/{stranger}",            N,        401, 404, 404, 404, 200, 404),
+    # -- the live channel's notice preferences -------------------------------------------------
+    row("GET /api/live/prefs",                       N,        401, 200, 200, 200, 200, 200),
+    row("PUT /api/live/prefs",                       {"sound": True},
+        401, 200, 200, 200, 200, 200),
+    row("GET /api/friends/invitations",              N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/friends/invitations",             ASK,
+        401, OWN_EMAIL, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT),
+    row("DELETE /api/friends/invitations/{nobody}",  N,        401, 404, 404, 404, 404, 404),
     # -- signing out ends the session on the server: the old cookie no longer works ----------
     row("POST /api/auth/logout",                     N,        200, 200, 200, 200, 200, 200),
     row("GET /api/me",                               N,        401, 401, 401, 401, 401, 401),
@@ -170,6 +200,7 @@ CSRF_CELLS: list[tuple[str, str, dict[str, Any] | None, str]] = [
 # fmt: on
 
 SOCKET_PATH = "/ws/tables/{table_id}"
+LIVE_SOCKET_PATH = "/ws/me"  # its own matrix: tests/server/live/test_socket.py
 OK = "ok"
 Outcome = int | str  # a close code the socket is refused with, OK, or the reason of an error
 
@@ -283,6 +314,7 @@ async def build_world(
         "stranger_email": emails["stranger"],
         "players": [ids["player"], ids["second"], ids["third"]],
         "nowhere": "nowhere",
+        "nobody": 999_999,  # no account, request or invitation has this id
         "bogus": "not-a-sign-in-link",
         "css": "app.css",
     }
@@ -343,7 +375,10 @@ def test_every_route_is_in_the_matrix(tmp_path: Path) -> None:
     app = create_app(Settings(data_dir=tmp_path, secret_key="routes"))
     routes = app_routes(app)
     mounts = {path for kind, path in routes if kind == "MOUNT"}
-    rows = {(r.method, _shape(r.path)) for r in HTTP_MATRIX} | {("WS", _shape(SOCKET_PATH))}
+    rows = {(r.method, _shape(r.path)) for r in HTTP_MATRIX} | {
+        ("WS", _shape(SOCKET_PATH)),
+        ("WS", LIVE_SOCKET_PATH),
+    }
     # a mount (static files) is covered by a row for a file under it
     in_mounts = {key for key in rows if any(key[1].startswith(m + "/") for m in mounts)}
     covered = rows | {("MOUNT", m) for m in mounts if any(k[1].startswith(m + "/") for k in rows)}

@@ -3,8 +3,10 @@
 ``create_app(level, seed)`` is a FastAPI app serving ``GET /hi``, ``POST /bid``,
 ``POST /chooseTrump`` and ``POST /play`` with CORS headers for every origin. Each request is
 rebuilt into an engine state (``convert.reconstruct``); our bot then decides from our seat's
-``view`` of that state only, so the cards guessed for the other seats never reach it. A bad
-request gets HTTP 400 with ``{"error": "bad_request", "reason": "..."}``.
+``view`` of that state only, so the cards guessed for the other seats never reach it. A
+well-formed request that no engine state fits (other servers allow what ours does not) is
+answered legally from the request itself (``fallback.py``) and logged as a warning; only a
+malformed body gets HTTP 400 with ``{"error": "bad_request", "reason": "..."}``.
 
 Time: ``timeRemaining`` is what is left of the deal's 1500 ms. Each answer gets a share of it
 (after a safety margin for the network); a bot with a settable ``budget_ms`` is told its share,
@@ -24,7 +26,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -34,10 +36,11 @@ from starlette.concurrency import run_in_threadpool
 
 from ..bots import make_bot
 from ..bots.solver import warm_up as solver_warm_up
-from ..engine.actions import Action
+from ..engine.actions import Act, Action
 from ..engine.cards import ALL_CARDS
 from ..engine.round import start_round
 from ..engine.rules import Rules, preset
+from ..engine.state import Phase
 from ..engine.views import View, view
 from .convert import (
     DEAL_TIME_MS,
@@ -50,6 +53,7 @@ from .convert import (
     view_request,
 )
 from .convert import Request as BhoosRequest
+from .fallback import fallback_action
 
 logger = logging.getLogger("twentynine.bhoos")
 
@@ -125,21 +129,53 @@ class BhoosPlayer:
         logger.info("bhoos: %s bot ready in %.0f ms", self.level, (time.perf_counter() - t0) * 1000)
 
     def state_for(self, endpoint: str, body: object) -> tuple[BhoosRequest, View]:
-        """The request read and our seat's view of a state rebuilt from it."""
+        """The request read and our seat's view of a state rebuilt from it (``PayloadError``
+        when the body is malformed or no engine state fits it)."""
         req = parse_request(endpoint, body)
+        return req, self.view_for(req)
+
+    def view_for(self, req: BhoosRequest) -> View:
+        """Our seat's view of an engine state rebuilt from ``req``. When the calls do not
+        replay (an auction other bots' servers allow and ours does not know), the play is
+        rebuilt from what ``teams`` and ``trumpSuit`` say of the contract instead."""
         with self._rng_lock:
             seed = self._rng.getrandbits(64)
-        st = reconstruct(req, self.rules, random.Random(seed))
-        return req, view(st, req.seat)
+        try:
+            st = reconstruct(req, self.rules, random.Random(seed))
+        except PayloadError as e:
+            if req.endpoint != "play" or req.bid_history is None:
+                raise
+            logger.warning(
+                "bhoos /play %s: no engine state fits the request (%s); trying again with "
+                "the contract read from teams and trumpSuit instead of bidHistory",
+                req.pid(req.seat),
+                e,
+            )
+            st = reconstruct(replace(req, bid_history=None), self.rules, random.Random(seed))
+        return _keep_to_matching(view(st, req.seat))
 
     def answer(self, endpoint: str, body: object, started: float | None = None) -> Answer:
-        """Our answer to ``body`` sent to ``endpoint``. Raises ``PayloadError`` on a bad body.
+        """Our answer to ``body`` sent to ``endpoint``. Raises ``PayloadError`` on a malformed
+        body only: a well-formed request that our engine cannot replay is answered from the
+        request itself (``fallback.py``), with a warning in the log saying why.
 
         ``started`` is the ``time.perf_counter()`` at which the request arrived."""
         t0 = time.perf_counter() if started is None else started
-        req, v = self.state_for(endpoint, body)
+        req = parse_request(endpoint, body)
         budget = answer_budget_ms(req, self.safety_ms)
-        action, how = self._decide(v, t0, budget)
+        try:
+            v = self.view_for(req)
+        except PayloadError as e:
+            logger.warning(
+                "bhoos /%s %s: no engine state fits the request (%s); answering from the "
+                "request itself",
+                endpoint,
+                req.pid(req.seat),
+                e,
+            )
+            action, how = fallback_action(req, self.rules), "fallback:request"
+        else:
+            action, how = self._decide(v, t0, budget)
         out = answer_json(action)
         elapsed = (time.perf_counter() - t0) * 1000
         level = logging.WARNING if elapsed > budget and how != "forced" else logging.INFO
@@ -187,6 +223,16 @@ class BhoosPlayer:
             return self.bot.choose(v)
         finally:
             self._bot_lock.release()
+
+
+def _keep_to_matching(v: View) -> View:
+    """Our bots answer a challenge by matching it or passing, never higher: the Bhoos rules
+    let a defender raise (we accept it from others), but a referee that follows the
+    organisers' example may not, and a raise only raises our own target."""
+    if v.phase is not Phase.AUCTION or v.holder is None or v.holder != v.viewer:
+        return v
+    keep = tuple(a for a in v.legal if a.act is not Act.BID or a.arg == v.bid)
+    return v if keep == v.legal else replace(v, legal=keep)
 
 
 def _error(status: int, error: str, reason: str) -> JSONResponse:

@@ -138,6 +138,12 @@ async def create_user(
     )
     db.add(user)
     await db.flush()
+    if email:
+        # invitations to this address become friend requests (imported here: the friends
+        # domain builds on this one)
+        from ..friends.invitations import redeem
+
+        await redeem(db, user)
     return user
 
 

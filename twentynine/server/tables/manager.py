@@ -90,6 +90,7 @@ class TableManager:
                 spectators_see=row.spectators_see,
                 takeover_seconds=row.takeover_seconds,
                 invite_code=row.invite_code,
+                rated=row.rated,
             )
             runtime = TableRuntime(
                 info,

@@ -24,6 +24,7 @@ class GameTable(Base):
     conference_url: Mapped[str] = mapped_column(String(500), default="")
     spectators_see: Mapped[str] = mapped_column(String(12), default="host_hand")  # or "none"
     takeover_seconds: Mapped[int] = mapped_column(Integer, default=60)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)  # rated play (ratings/)
     status: Mapped[str] = mapped_column(
         String(12), default="waiting"
     )  # waiting|playing|paused|closed

@@ -28,6 +28,8 @@ class CreateTable(BaseModel):
     #: what sits in each seat: "me" (exactly once), "open", or "bot:<level>"
     seats: list[Line] = Field(default_factory=lambda: ["me", "open", "open", "open"])
     takeover_seconds: int = Field(default=60, ge=1, le=600)
+    #: a rated public table: four people, seats "me" and three "open" (ratings/)
+    rated: bool = False
 
     @field_validator("seats")
     @classmethod

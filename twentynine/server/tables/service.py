@@ -12,6 +12,7 @@ from ...engine.errors import InvalidRules, NotationError
 from ...engine.records import RulesSpec
 from ..accounts.models import CAN_HOST, User
 from ..friends.service import are_friends
+from ..safety.service import blocks
 from .models import GameTable, TableSeat
 from .schemas import CreateHosted, CreateTable, RulesIn
 
@@ -69,6 +70,8 @@ async def create_table(
 ) -> GameTable:
     if user.is_guest and body.kind != "solo":
         raise AccessError(403, "guests may play solo against bots; sign in to open tables")
+    if body.rated and (body.kind != "public" or sorted(body.seats) != ["me", *["open"] * 3]):
+        raise AccessError(422, 'a rated table is public, with seats "me" and three "open"')
     spec = rules_spec(body.rules)
     for s in body.seats:
         if s.startswith("bot:http"):
@@ -93,6 +96,7 @@ async def create_table(
         spectators_see="none",
         takeover_seconds=body.takeover_seconds,
         status="waiting",
+        rated=body.rated,
     )
     db.add(table)
     await db.flush()
@@ -140,6 +144,8 @@ async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> Gam
             raise AccessError(404, f"no such player: {uid}")
         if not await are_friends(db, host.id, uid):
             raise AccessError(403, f"{friend.first_name} is not your friend")
+        if await blocks(db, uid, host.id):
+            raise AccessError(403, f"{friend.first_name} does not take invitations from you")
     spec = rules_spec(body.rules)
     table = GameTable(
         id=new_id(),

@@ -24,6 +24,7 @@ from starlette.types import Receive, Scope, Send
 
 from ...engine.errors import EngineError, NotationError
 from ..deps import user_from_token
+from ..safety.hooks import visible_lines
 from ..security import SESSION_COOKIE
 from ..sockets import SEND_NOW
 from . import service
@@ -148,7 +149,10 @@ async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, 
     )
     try:
         first = await runtime.connect(conn, last_version)
-        first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
+        lines = await visible_lines(
+            runtime.store.maker, user_id, await runtime.store.chat(table_id)
+        )
+        first["chat"] = [_chat(r) for r in lines]
         await ws.send_json(first)
         del first
         conn.open()

@@ -182,6 +182,7 @@ export default {
   opt_last_trick_point: "শেষ পিঠে এক পয়েন্ট",
   opt_auction: "ডাকের ধরন",
   opt_first_bid_required: "প্রথম হাতকে ডাকতেই হবে",
+  opt_defender_may_raise: "চ্যালেঞ্জের জবাবে ধারক বেশি ডাকতে পারে",
   opt_all_pass: "সবাই পাস দিলে",
   opt_first_hand_no_points_redeal: "প্রথম হাতের চার তাসে পয়েন্ট না থাকলে আবার বাটা",
   opt_trump_indicator: "রং কীভাবে চিহ্নিত হয়",

@@ -182,6 +182,7 @@ export default {
   opt_last_trick_point: "Point for the last trick",
   opt_auction: "Auction",
   opt_first_bid_required: "First hand must bid",
+  opt_defender_may_raise: "The holder may answer a challenge with a higher bid",
   opt_all_pass: "When everybody passes",
   opt_first_hand_no_points_redeal: "Redeal if the first hand's four cards hold no points",
   opt_trump_indicator: "How trump is marked",

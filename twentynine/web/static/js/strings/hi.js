@@ -182,6 +182,7 @@ export default {
   opt_last_trick_point: "आख़िरी हाथ का एक अंक",
   opt_auction: "बोली का तरीका",
   opt_first_bid_required: "पहले हाथ को बोलना ही है",
+  opt_defender_may_raise: "चुनौती के जवाब में धारक ऊँची बोली लगा सकता है",
   opt_all_pass: "जब सब पास करें",
   opt_first_hand_no_points_redeal: "पहले हाथ के चार पत्तों में अंक न हों तो फिर से बाँटें",
   opt_trump_indicator: "ट्रंप कैसे चिह्नित होता है",

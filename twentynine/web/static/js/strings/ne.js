@@ -182,6 +182,7 @@ export default {
   opt_last_trick_point: "अन्तिम हातको एक अंक",
   opt_auction: "बोलीको तरिका",
   opt_first_bid_required: "पहिलो हातले बोल्नैपर्छ",
+  opt_defender_may_raise: "चुनौतीको जवाफमा धारकले बढी बोल्न सक्छ",
   opt_all_pass: "सबैले पास गरे",
   opt_first_hand_no_points_redeal: "पहिलो हातका चार तासमा अंक नभए फेरि बाँड्ने",
   opt_trump_indicator: "ट्रम्प कसरी चिनाइन्छ",
