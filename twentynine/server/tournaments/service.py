@@ -470,7 +470,8 @@ async def document(db: AsyncSession, t: Tournament, viewer: User | None) -> dict
         description=t.description,
         rules_text=t.rules_text,
         rules=t.rules,
-        rounds=t.rounds,
+        # rounds the event has (Swiss: as set; knockout and round robin: fixed at the start)
+        round_count=t.rounds,
         match_deals=t.match_deals,
         approval=t.approval,
         no_show=t.no_show,
@@ -492,9 +493,12 @@ async def document(db: AsyncSession, t: Tournament, viewer: User | None) -> dict
     )
     rounds: dict[int, dict[str, Any]] = {}
     for m in matches:
-        rnd = rounds.setdefault(m.round_no, {"number": m.round_no, "matches": [], "byes": []})
+        rnd = rounds.setdefault(
+            m.round_no, {"number": m.round_no, "matches": [], "byes": [], "bye_slots": []}
+        )
         if m.kind == "bye":
             rnd["byes"].append(m.entry_a)
+            rnd["bye_slots"].append([m.slot, m.entry_a])
         else:
             mj = match_json(t, m, deals.get(m.table_id or "", []))
             if not insider:

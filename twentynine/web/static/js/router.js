@@ -13,6 +13,8 @@ const PAGES = {
   rules: () => import('./pages/rules.js'),
   tutorial: () => import('./pages/tutorial.js'),
   replay: () => import('./pages/replay.js'),
+  tournaments: () => import('./pages/tournaments.js'),
+  tournament: () => import('./pages/tournament.js'),
 };
 
 let current = null; // {route, handle}

@@ -6,6 +6,7 @@ import { isMember, session } from '../session.js';
 import { joinButton, tableItem, watchButton } from '../tables.js';
 import { button, empty, field, loading, pageFrame, selectEl, tabLinks, when } from '../ui.js';
 import { rulesEditor } from '../rulesform.js';
+import { tournamentsSection } from '../tournament/list.js';
 
 const TABS = ['host', 'join', 'view', 'friends', 'history'];
 
@@ -125,6 +126,7 @@ async function join(body) {
       joinButton(table, table.status === 'waiting' ? t('join') : t('open_table')),
     ])))
     : empty(t('no_games_to_join')));
+  body.append(tournamentsSection(t('tour_title'), (d) => d.status !== 'finished'));
 }
 
 async function view(body) {
