@@ -184,6 +184,23 @@ HTTP_MATRIX: list[Row] = [
     row("POST /api/friends/invitations",             ASK,
         401, OWN_EMAIL, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT),
     row("DELETE /api/friends/invitations/{nobody}",  N,        401, 404, 404, 404, 404, 404),
+    # -- ratings, the rated queue and chat safety ----------------------------------------------
+    row("GET /api/leaderboard",                      N,        401, 200, 200, 200, 200, 200),
+    row("GET /api/ratings/{host}",                   N,        401, 200, 200, 200, 200, 200),
+    row("GET /api/ratings/{nobody}",                 N,        401, 404, 404, 404, 404, 404),
+    row("GET /api/ratings?user_ids={host},{admin}",  N,        401, 200, 200, 200, 200, 200),
+    row("GET /api/matchmaking",                      N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/matchmaking/queue",               N,        401, 200, 200, 200, 200, 200),
+    row("DELETE /api/matchmaking/queue",             N,        401, 200, 200, 200, 200, 200),
+    row("GET /api/safety",                           N,        401, 200, 200, 200, 200, 200),
+    row("PUT /api/safety/mutes/{stranger}",          N,        401, 422, 200, 200, 200, 200),
+    row("DELETE /api/safety/mutes/{stranger}",       N,        401, 422, 200, 200, 200, 200),
+    row("PUT /api/safety/blocks/{nobody}",           N,        401, 404, 404, 404, 404, 404),
+    row("DELETE /api/safety/blocks/{nobody}",        N,        401, 404, 404, 404, 404, 404),
+    row("POST /api/safety/reports",                  {"message_id": 999_999},
+        401, 404, 404, 404, 404, 404),
+    row("GET /api/admin/reports",                    N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/reports/{nobody}/close",    N,        401, 403, 403, 403, 403, 404),
     # -- tournaments: open to read; creating needs a standard account (the host's, the admin's);
     # an organiser's own actions are refused to others in tests/server/tournaments/test_api.py
     row("GET /api/tournaments",                      N,        200, 200, 200, 200, 200, 200),

@@ -15,7 +15,7 @@ from twentynine.server.accounts.models import LoginToken, User, UserSession
 from twentynine.server.friends.models import FriendInvitation, Friendship
 from twentynine.server.history.models import DealPlayer
 
-from ..conftest import Client, LiveServer, client_for, sign_in
+from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
 from ..tables.wsclient import TableSocket
 from ..test_authorization import played_deal
 
@@ -95,7 +95,7 @@ async def test_delete_your_account(app: FastAPI) -> None:
 
     r = await bea_phone.post("/api/me/delete", json={"confirm": True})
     assert r.status_code == 200 and r.json() == {"deleted": True}
-    assert await asyncio.wait_for(page.get(), 1) == {
+    assert unnumbered(await asyncio.wait_for(page.get(), 1)) == {
         "type": "signed_out",
         "user_id": bea_id,
         "reason": "deleted",

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from twentynine.server.db import utcnow
 from twentynine.server.ratings.models import PlayerRating
 
-from ..conftest import Client, LiveServer, client_for, sign_in
+from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
 
 
 async def my_id(c: Client) -> int:
@@ -73,7 +73,7 @@ async def test_each_of_the_four_is_told_of_the_table(app: FastAPI) -> None:
     table_id = r.json()["table_id"]
     by_seat = ids_at(app, table_id)
     for q in told:
-        matched = [m for m in drain(q) if m["type"] == "rated_match"]
+        matched = [unnumbered(m) for m in drain(q) if m["type"] == "rated_match"]
         assert matched == [{"type": "rated_match", "table_id": table_id, "user_ids": by_seat}]
 
 
