@@ -97,10 +97,18 @@ class TournamentOwner:
 
     async def tick(self) -> None:
         async with self.maker() as db:
-            ids = list(
-                await db.scalars(select(Tournament.id).where(Tournament.status == "running"))
-            )
-        for tid in ids:
+            rows = (
+                await db.execute(
+                    select(Tournament.id, Tournament.lease_owner, Tournament.lease_until).where(
+                        Tournament.status == "running"
+                    )
+                )
+            ).all()
+        now = utcnow()
+        for tid, owner, until in rows:
+            if owner not in ("", self.token) and until is not None and until > now:
+                self.held.pop(tid, None)
+                continue  # another process holds it
             if await self._lease(tid):
                 await self.advance(tid)
 
@@ -202,8 +210,9 @@ class TournamentOwner:
                     continue
                 if row is None:
                     continue
-                score = live_score(t, deals.get(row.id, []))
+                score = live_score(t, deals.get(row.id, []), cards=False)
                 if score.decided:
+                    score = live_score(t, deals[row.id])  # with the card points
                     record(m, score, t.format == "knockout", teams, now)
                     stepped = True
                     table_steps.append(("close", row.id))

@@ -42,8 +42,9 @@ def deal_cards(record: dict[str, Any]) -> tuple[int, int]:
     return (int(points[0]), int(points[1]))
 
 
-def deal_result(row: Any) -> DealResult:
-    """A stored ``DealHistory`` row as a ``DealResult``."""
+def deal_result(row: Any, cards: bool = True) -> DealResult:
+    """A stored ``DealHistory`` row as a ``DealResult`` (its card points (0, 0) unless
+    ``cards``)."""
     delta = row.score_delta or [0, 0]
     return DealResult(
         outcome=row.outcome,
@@ -51,7 +52,7 @@ def deal_result(row: Any) -> DealResult:
         score_delta=(int(delta[0]), int(delta[1])),
         game_over=bool(row.game_over),
         game_winner=row.game_winner,
-        cards=deal_cards(row.record),
+        cards=deal_cards(row.record) if cards else (0, 0),
     )
 
 

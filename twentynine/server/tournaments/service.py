@@ -326,9 +326,11 @@ async def deals_by_table(db: AsyncSession, table_ids: Sequence[str]) -> dict[str
     return out
 
 
-def live_score(t: Tournament, deals: Sequence[Any]) -> MatchScore:
+def live_score(t: Tournament, deals: Sequence[Any], cards: bool = True) -> MatchScore:
+    """The match at a table so far, from its stored deals. Counting the card points replays
+    each deal's record: ``cards=False`` leaves them out (the owner looks often)."""
     return match_score(
-        [deal_result(d) for d in deals], t.match_deals, must_decide=t.format == "knockout"
+        [deal_result(d, cards) for d in deals], t.match_deals, must_decide=t.format == "knockout"
     )
 
 
