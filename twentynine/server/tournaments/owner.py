@@ -132,7 +132,7 @@ class TournamentOwner:
                 .values(lease_owner=self.token, lease_until=new_until)
             )
             await db.commit()
-        if done.rowcount == 1:  # type: ignore[attr-defined]
+        if done.rowcount == 1:
             self.held[tid] = new_until
             return True
         self.held.pop(tid, None)
