@@ -133,4 +133,18 @@ async def test_bracket_and_standings_pictures(event_live: LiveServer, chromium: 
     assert await rows.count() == 8
     await keep(org, "tournament-standings", org.locator("table.standings"))
     await keep(org, "tournament-swiss-page")
+    # on a 360-pixel phone the pages fit: the bracket and the standings scroll in their boxes
+    phone = await chromium.page(
+        event_live.url, viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+    )
+    await sign_in_ui(phone, event_live, "org@example.com", "Org")
+    for route, ready in (
+        ("tournaments", "form[aria-label='Organise a tournament']"),
+        (f"tournament/{knockout}", ".bracket"),
+        (f"tournament/{swiss}", "table.standings"),
+    ):
+        await phone.goto(f"/#/{route}")
+        await phone.locator(ready).wait_for()
+        width = await phone.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1], f"#/{route} scrolls sideways on a phone: {width}"
     chromium.assert_clean()
