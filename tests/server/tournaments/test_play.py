@@ -145,3 +145,28 @@ async def test_a_6_team_round_robin_survives_a_restart(event_url: str, tmp_path:
         assert sum(line["points"] for line in lines) == 15
         await check_results_match_deals(app, doc)
         await check_no_shows_played_by_bots(app, doc, pair)
+
+
+async def test_knockout_matches_of_two_deals_are_never_left_level(event_app: FastAPI) -> None:
+    """Two deals a match: a match level after them plays on a deal at a time (the table goes on
+    past the engine's end of the match) until a team is ahead; each result is the first point
+    where a team led after at least two scored deals."""
+    organiser = (await people(event_app, "Org"))[0]
+    tid = (await create(organiser, format="knockout", match_deals=2, max_teams=8))["id"]
+    r = await organiser.post(f"/api/tournaments/{tid}/bots", json={"teams": 8, "level": "random"})
+    assert r.status_code == 201, r.text
+    assert (await organiser.post(f"/api/tournaments/{tid}/start")).status_code == 200
+    doc = await wait_for(organiser, tid, finished)
+    for m in all_matches(doc):
+        deals = (await deals_of(event_app, m["table_id"]))[: m["result"]["deals"]]
+        won = [0, 0]
+        scored = 0
+        for i, d in enumerate(deals):
+            if d.outcome == "invalid":
+                continue
+            scored += 1
+            won[d.bidder_team if d.outcome == "won" else 1 - d.bidder_team] += 1
+            decided = scored >= 2 and won[0] != won[1]
+            assert decided == (i == len(deals) - 1), (m["id"], i, won)  # stops at the first lead
+        assert m["result"]["score"] == won and won[0] != won[1]
+        assert m["winner"] == (m["a"] if won[0] > won[1] else m["b"])
