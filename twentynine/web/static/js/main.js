@@ -5,6 +5,7 @@ import { onRoute, prefetch, relabel, start } from './router.js';
 import { chooseLanguage, isMember, loadSession, onSession, session, signOut } from './session.js';
 import { avatarOf } from './prefs.js';
 import { ensureSprite } from './cards.js';
+import { tournamentNotices } from './tournament/notices.js';
 
 const NAV = [
   ['', 'nav_play'],
@@ -62,6 +63,7 @@ function wire() {
     relabel();
   });
   onSession(renderNav);
+  onSession(() => tournamentNotices(isMember()));
   onRoute((route) => {
     page = route.page;
     renderNav();
@@ -83,6 +85,7 @@ async function boot() {
     toast(e.message, 'error');
   }
   renderNav();
+  tournamentNotices(isMember());
   await start(document.getElementById('app'));
 }
 

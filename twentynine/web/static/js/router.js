@@ -16,6 +16,8 @@ const PAGES = {
   admin: () => import('./pages/admin.js'),
   privacy: () => import('./pages/privacy.js'),
   leaderboard: () => import('./pages/leaderboard.js'),
+  tournaments: () => import('./pages/tournaments.js'),
+  tournament: () => import('./pages/tournament.js'),
 };
 
 let current = null; // {route, handle}

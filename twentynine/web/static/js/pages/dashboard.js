@@ -8,6 +8,7 @@ import { button, empty, field, loading, pageFrame, selectEl, tabLinks, when } fr
 import { rulesEditor } from '../rulesform.js';
 import { canHost, tierRequestPanel } from '../tierrequest.js';
 import { invitationOffer, invitationsList } from '../invitations.js';
+import { tournamentsSection } from '../tournament/list.js';
 
 const TABS = ['host', 'join', 'view', 'friends', 'history'];
 
@@ -124,6 +125,7 @@ async function join(body) {
       joinButton(table, table.status === 'waiting' ? t('join') : t('open_table')),
     ])))
     : empty(t('no_games_to_join')));
+  body.append(tournamentsSection(t('tour_title'), (d) => d.status !== 'finished'));
 }
 
 async function view(body) {

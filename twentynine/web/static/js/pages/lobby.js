@@ -5,6 +5,7 @@ import { t } from '../i18n.js';
 import { go } from '../router.js';
 import { isMember } from '../session.js';
 import { rulesEditor } from '../rulesform.js';
+import { tournamentsSection } from '../tournament/list.js';
 import { joinButton, tableItem, watchButton } from '../tables.js';
 import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
 import { playRatedPanel } from '../matchmaking.js';
@@ -30,7 +31,8 @@ export function render(root) {
     h('div', { class: 'lobby-grid' },
       h('section', {}, h('h2', {}, t('public_tables')), list),
       h('section', {}, h('h2', {}, t('create_table')), create),
-      h('section', {}, h('h2', {}, t('private_table')), inviteForm()))));
+      h('section', {}, h('h2', {}, t('private_table')), inviteForm()),
+      tournamentsSection(t('tour_in_lobby'), (d) => d.status === 'registration'))));
   refresh(list);
   createForm(create);
   const timer = setInterval(() => refresh(list), 15000);
