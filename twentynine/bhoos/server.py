@@ -333,13 +333,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     if sub is None:
         sub = bot.add_subparsers(title="bot commands")
     p = sub.add_parser("serve", help="serve one of our bots over HTTP (the Bhoos 2023 protocol)")
-    p.add_argument("--protocol", choices=["bhoos"], default="bhoos")
+    p.add_argument(
+        "--protocol", choices=["bhoos"], default="bhoos", help="the bot protocol (Bhoos 2023)"
+    )
     p.add_argument("--level", default="random", help="bot level (see twentynine.bots.LEVELS)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8001)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
+    p.add_argument("--port", type=int, default=8001, help="port (%(default)s)")
     p.add_argument("--seed", type=int, default=None, help="repeatable bot choices")
     p.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="log level; info logs every answer with its time (default %(default)s)",
     )
     p.set_defaults(func=cmd_bot_serve)
     parser: argparse.ArgumentParser = p
