@@ -13,7 +13,7 @@ from fastapi import FastAPI
 
 from twentynine.server.admin import requests as tier_requests
 
-from ..conftest import Client, client_for, sign_in
+from ..conftest import Client, client_for, sign_in, unnumbered
 from ..test_authorization import set_tier
 
 ROLES = ("anonymous", "guest", "basic", "standard", "admin")
@@ -178,7 +178,7 @@ async def test_disabling_signs_out_at_once_and_enabling_lets_in_again(app: FastA
     r = await admin.post(f"/api/admin/users/{w.ids['basic']}/disable")
     assert r.status_code == 200 and r.json()["disabled"]
     assert (await basic.get("/api/me")).status_code == 401
-    told = await asyncio.wait_for(queue.get(), 1)
+    told = unnumbered(await asyncio.wait_for(queue.get(), 1))
     assert told == {"type": "signed_out", "user_id": w.ids["basic"], "reason": "disabled"}
     r = await client_for(app).post("/api/auth/email", json={"email": "bea@example.com"})
     assert r.status_code == 403
@@ -206,10 +206,10 @@ async def test_a_tier_request_from_asking_to_granted(app: FastAPI) -> None:
         "I host our Friday game",
         "standard",
     )
-    news = await asyncio.wait_for(admins_page.get(), 1)
+    news = unnumbered(await asyncio.wait_for(admins_page.get(), 1))
     assert news == {
         "type": "tier_request",
-        "id": asked["id"],
+        "request_id": asked["id"],
         "user_id": bea_id,
         "name": "Bea",
         "tier": "standard",
@@ -228,7 +228,7 @@ async def test_a_tier_request_from_asking_to_granted(app: FastAPI) -> None:
     r = await admin.post(f"/api/admin/tier-requests/{asked['id']}/grant")
     assert r.status_code == 200 and r.json()["status"] == "granted"
 
-    told = [await asyncio.wait_for(beas_page.get(), 1) for _ in range(2)]
+    told = [unnumbered(await asyncio.wait_for(beas_page.get(), 1)) for _ in range(2)]
     assert told[0] == {**news, "status": "granted"}
     assert told[1] == {
         "type": "account_changed",
@@ -256,7 +256,7 @@ async def test_a_declined_request_may_be_asked_again_within_limits(app: FastAPI)
         r = await bea.post("/api/tier-requests", json={"note": "please"})
         assert r.status_code == 201, r.text
         assert (await admin.post(f"/api/admin/tier-requests/{r.json()['id']}/decline")).is_success
-        told = await asyncio.wait_for(page.get(), 1)
+        told = unnumbered(await asyncio.wait_for(page.get(), 1))
         assert (told["type"], told["status"]) == ("tier_request", "declined")
     assert (await _me(bea))["tier"] == "basic"
     r = await bea.post("/api/tier-requests", json={})

@@ -40,6 +40,7 @@ from ...engine.game import GameState, resume
 from ...engine.records import RulesSpec
 from ...engine.rules import Rules
 from ...engine.shuffle import secure_rng
+from ..ratings import hooks as ratings_hooks
 from ..safety.hooks import chat_audience
 from ..settings import Settings
 from .bot_moves import BotMoves
@@ -270,6 +271,10 @@ class TableRuntime(
         async def command() -> None:
             if not force and (user_id is None or user_id != self.info.host_id):
                 raise TableError("not_host", "only the host can close the table")
+            if not force and ratings_hooks.in_play(self):
+                raise TableError(
+                    "rated", "a rated game in play cannot be closed; leave it (a loss)"
+                )
             self.status = "closed"
             for task in list(self.timers.values()):
                 task.cancel()

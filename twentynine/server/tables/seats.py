@@ -72,7 +72,7 @@ class SeatCommands(TableParts):
                 raise TableError("closed", "the table is closed")
             seat_no = self.seat_of(user_id)
             if seat_no is None:
-                if self.info.kind in ("hosted", "solo"):
+                if self.info.kind in ("hosted", "solo", "tournament"):
                     raise TableError("not_invited", "you have no seat at this table")
                 seat_no = self._free_seat(wanted)
                 seat = self.seats[seat_no]
@@ -106,7 +106,7 @@ class SeatCommands(TableParts):
             seat_no = self.seat_of(user_id)
             if seat_no is None:
                 raise TableError("not_seated", "you have no seat at this table")
-            if self.info.kind == "hosted":
+            if self.info.kind in ("hosted", "tournament"):
                 raise TableError("hosted", "a hosted game keeps its players; the host can close it")
             await ratings_hooks.player_left(self, seat_no)
             if self.status == "waiting":
@@ -125,7 +125,7 @@ class SeatCommands(TableParts):
         async def command() -> None:
             if user_id is None or user_id != self.info.host_id:
                 raise TableError("not_host", "only the table's host can seat bots")
-            if self.info.kind == "hosted":
+            if self.info.kind in ("hosted", "tournament"):
                 raise TableError("hosted", "a hosted game is played by the host's friends")
             if self.info.rated:
                 raise TableError("rated", "a rated table is played by four people, no bots")

@@ -180,7 +180,7 @@ async def can_view(db: AsyncSession, table: GameTable, user: User | None, code: 
     seats = await seats_of(db, table.id)
     if any(s.user_id == user.id for s in seats):
         return True
-    if table.kind == "public":
+    if table.kind in ("public", "tournament"):  # a tournament's matches are open to watch
         return True
     if table.kind == "private":
         return code is not None and secrets.compare_digest(code, table.invite_code or "")

@@ -19,7 +19,8 @@ export function tableItem(table, actions) {
   const preset = table.rules && table.rules.preset;
   return h('li', { class: 'table-item', 'data-table': table.id },
     h('div', { class: 'table-item-main' },
-      h('strong', {}, table.name || table.id),
+      h('strong', {}, table.name || (table.rated ? t('rated_table') : table.id)),
+      table.rated ? h('span', { class: 'badge rated' }, t('rated')) : null,
       h('span', { class: 'muted' }, ` · ${presetLabel(preset)} · ${t(`status_${table.status}`)}`),
       turnSecondsLabel(table) ? h('span', { class: 'badge clock', 'data-turn-seconds':
         table.turn_seconds }, turnSecondsLabel(table)) : null,

@@ -12,6 +12,8 @@ import { bottomSeat } from '../table/seats.js';
 import { backNotice, clockOffset, tickClocks } from '../table/clock.js';
 import { pageFrame } from '../ui.js';
 import { rulesData } from '../rulesform.js';
+import { loadRatings } from '../ratings.js';
+import { chatTools } from '../safety.js';
 
 const RESETS = ['score', 'round', 'deck', 'all'];
 const LOG_LINES = 60;
@@ -151,6 +153,7 @@ class TablePage {
       replace(this.chatList);
       message.chat.forEach((line) => this.addChat(line));
     }
+    if (message.table.rated) this.refreshRatings(message, first);
     const names = this.names();
     for (const event of first ? [] : message.events) this.announce(event, names);
     const view = message.view;
@@ -203,8 +206,29 @@ class TablePage {
   appendChat(line) {
     this.chatList.append(h('li', { class: line.spectator ? 'spectator' : null },
       h('strong', {}, line.name), line.spectator ? h('span', { class: 'muted' },
-        ` (${t('spectator')})`) : null, `: ${line.text}`));
+        ` (${t('spectator')})`) : null, `: ${line.text}`,
+      chatTools(line, { hide: (userId) => this.hideChat(userId), code: this.code })));
     this.chatList.scrollTop = this.chatList.scrollHeight;
+  }
+
+  /** Someone muted or blocked: their lines go from this page (the server sends no more). */
+  hideChat(userId) {
+    this.chat = this.chat.filter((line) => line.user_id !== userId);
+    replace(this.chatList);
+    this.chat.forEach((line) => this.appendChat(line));
+  }
+
+  /** A rated table: its players' ratings, fetched again when the players change or a game
+   * was rated. */
+  refreshRatings(message, first) {
+    const ids = message.table.seats.map((s) => (s.bot ? 0 : s.user_id || 0));
+    const key = ids.join(',');
+    if (!first && key === this.ratingsKey && !message.events.some((e) => e.type === 'rated')) {
+      return;
+    }
+    this.ratingsKey = key;
+    loadRatings(ids).then((ratings) => { this.ratings = ratings; this.draw(); })
+      .catch(() => {});
   }
 
   status(status, seconds) {
@@ -298,6 +322,7 @@ class TablePage {
       bottom: bottomSeat(table),
       direction: table.direction,
       names: this.names(),
+      ratings: this.ratings || null,
       rules: preset ? { ...preset.options, ...table.rules.options } : null,
       live: true,
       clockOffset: this.clockOffset || 0,
@@ -349,7 +374,7 @@ class TablePage {
         rel: 'noopener noreferrer' }, t('conference_join')) : null;
     return [
       h('div', { class: 'table-title' },
-        h('strong', {}, table.name || t('table')),
+        h('strong', {}, table.name || t(table.rated ? 'rated_table' : 'table')),
         h('span', { class: 'muted' }, ` · ${t(`status_${table.status}`)}`),
         table.you.spectator ? h('span', { class: 'badge' }, t('watching')) : null,
         conference),
@@ -391,8 +416,9 @@ class TablePage {
       } }, label);
   }
 
-  postButton(label, path, after) {
+  postButton(label, path, after, confirmText = null) {
     return h('button', { type: 'button', 'data-action': path, onclick: (event) => {
+      if (confirmText && !window.confirm(confirmText)) return;
       event.target.disabled = true;
       post(`/api/tables/${encodeURIComponent(this.tableId)}/${path}`)
         .then(() => after && after())
@@ -427,7 +453,8 @@ class TablePage {
       h('p', { class: 'hint', id: 'reset-note' }, you.host ? t('resets_yours') : t('host_only')),
       h('div', { class: 'row' },
         !you.spectator && ['public', 'private'].includes(table.kind)
-          ? this.postButton(t('leave_table'), 'leave', () => go('lobby')) : null,
+          ? this.postButton(t('leave_table'), 'leave', () => go('lobby'),
+            table.rated && table.status === 'playing' ? t('leave_rated_confirm') : null) : null,
         you.host && table.kind !== 'solo'
           ? this.postButton(t('close_table'), 'close', () => go('dashboard')) : null,
         table.kind === 'solo' ? h('a', { class: 'button small', href: '#/' }, t('leave_table'))

@@ -48,6 +48,7 @@ export function eventText(event, names) {
     case 'paused': return t('ev_paused');
     case 'resumed': return t('ev_resumed');
     case 'closed': return t('ev_closed');
+    case 'rated': return t(event.reason === 'left' ? 'ev_rated_left' : 'ev_rated');
     default: return null;
   }
 }

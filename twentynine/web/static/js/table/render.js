@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { turnClock } from './clock.js';
 import { actionLabel, promptText, reasonText, teamName } from './describe.js';
 import { partnerOf, position, teamOf } from './seats.js';
+import { ratingBadge } from '../ratings.js';
 
 export const KEYS = { pass: 'p', double: 'd', redouble: 'r', setdouble: 's', reveal: 't',
   pair: 'm', single_hand: 'h' };
@@ -113,7 +114,7 @@ function seatEl(ctx, seat) {
   return h('div', { class: ['seat', `seat-${pos}`, toAct && 'to-act', `team-${teamOf(seat)}`],
     'data-seat': seat, 'data-pos': pos, role: 'group', 'aria-label': label },
   h('div', { class: 'seat-name' },
-    h('span', { class: 'name' }, ctx.names[seat]),
+    h('span', { class: 'name' }, ctx.names[seat]), ratingBadge(ctx, seat),
     relation && seat !== ctx.me ? h('span', { class: 'relation' }, relation) : null,
     toAct ? h('span', { class: 'turn-dot', 'aria-hidden': 'true' }) : null),
   h('div', { class: 'badges' }, badges.map(([kind, text]) =>
