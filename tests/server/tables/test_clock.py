@@ -437,3 +437,26 @@ async def test_a_snapshot_from_before_the_clock_is_read() -> None:
         assert again.deadlines == {0: clock.now + 5}
     finally:
         await again.stop()
+
+
+async def test_the_clock_keeps_the_seat_of_someone_who_left_and_coming_back_is_not_enough() -> None:
+    clock = FakeClock()
+    _, runtime, conn = await _started(clock)
+    try:
+        await runtime.disconnect(conn)  # gone: the takeover (60 s, real time) is under way
+        assert runtime.seats[0].takeover_at is not None
+        for _ in range(KEEP_AFTER):
+            await _my_clock(runtime)
+            await _time_out(runtime, clock)
+        seat = runtime.seats[0]
+        assert seat.bot_kept and seat.standin_cause == "clock"
+        assert seat.takeover_at is None and "takeover-0" not in runtime.timers
+        version = runtime.version
+        conn = await _connect(runtime, ME, 0)  # back on the page, but not "back"
+        assert runtime.seats[0].bot_kept
+        assert {"type": "seat_back", "seat": 0} not in _events(conn)
+        assert runtime.version >= version
+        await runtime.back(ME, 0)
+        assert not runtime.seats[0].bot_kept
+    finally:
+        await runtime.stop()

@@ -191,6 +191,9 @@ class TurnClock(TableParts):
             ]
             if seat.timeouts >= KEEP_AFTER:
                 seat.standin, seat.standin_cause = STANDIN_LEVEL, "clock"
+                # a takeover the person's leaving had set going is moot now: the bot is there
+                seat.takeover_at = seat.away_since = None
+                self._cancel_timer(f"takeover-{seat_no}")
                 events.append({"type": "bot_keeps_seat", "seat": seat_no})
             await self._apply(action, events)
 

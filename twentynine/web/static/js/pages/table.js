@@ -9,7 +9,7 @@ import { eventText, LOUD } from '../table/describe.js';
 import { KEYS, cardActions, renderActions, renderFelt, renderHand, renderInfo, renderResult,
   renderScore, takeoverText } from '../table/render.js';
 import { bottomSeat } from '../table/seats.js';
-import { backNotice, clockOffset, tickClocks } from '../table/clock.js';
+import { backNotice, clockOffset, tickClocks, turnSecondsLabel } from '../table/clock.js';
 import { pageFrame } from '../ui.js';
 import { rulesData } from '../rulesform.js';
 import { loadRatings } from '../ratings.js';
@@ -376,6 +376,8 @@ class TablePage {
       h('div', { class: 'table-title' },
         h('strong', {}, table.name || t(table.rated ? 'rated_table' : 'table')),
         h('span', { class: 'muted' }, ` · ${t(`status_${table.status}`)}`),
+        table.turn_seconds ? h('span', { class: 'muted', 'data-turn-seconds': table.turn_seconds },
+          ` · ${turnSecondsLabel(table)}`) : null,
         table.you.spectator ? h('span', { class: 'badge' }, t('watching')) : null,
         conference),
       renderScore(ctx),
