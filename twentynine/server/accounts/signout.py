@@ -1,5 +1,5 @@
 """Ending a person's presence at once (their account disabled or deleted): their table sockets
-in this process close, and their live pages on every process are told and close."""
+in this process close, and their live pages on every process are told, then closed."""
 
 from __future__ import annotations
 
@@ -22,9 +22,12 @@ def close_table_sockets(app: Any, user_id: int) -> int:
 
 
 async def end_presence(app: Any, user_id: int, reason: str) -> None:
-    """After the sessions were revoked: close this process's table sockets, and tell the open
-    pages on every process (a ``/ws/me`` closes once it has sent ``signed_out``: see
-    ``live/socket.py``). A table socket on another process ends when it next reconnects."""
+    """After the sessions were revoked: close this process's table sockets, tell the open pages
+    on every process, then close them (the live hub's ``close_pages``: code 4401). A table
+    socket on another process ends when it next reconnects."""
     close_table_sockets(app, user_id)
-    message = {"type": "signed_out", "user_id": user_id, "reason": reason}
-    await app.state.live.send([user_id], message)
+    live = app.state.live
+    await live.send([user_id], {"type": "signed_out", "user_id": user_id, "reason": reason})
+    close_pages = getattr(live, "close_pages", None)  # the live package's (landing on main)
+    if close_pages is not None:
+        await close_pages(user_id)

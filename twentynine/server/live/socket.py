@@ -81,15 +81,6 @@ class Page:
             self.buffer.append((message, data))
             return
         self.push(data)
-        if message.get("type") == "signed_out":  # the account was disabled or deleted
-            self.end()
-
-    def end(self) -> None:
-        """Close (code 4000) once what is queued is out; the reconnect finds no session."""
-        if not self.closed:
-            self.closed = True
-            self.outbox.append(None)
-            self._kick()
 
     def push(self, data: bytes) -> None:
         if self.closed:
