@@ -16,6 +16,9 @@ from ..admin.models import TierRequest
 from ..db import utcnow
 from ..friends.models import FriendInvitation, Friendship
 from ..history.models import DealHistory, DealPlayer
+from ..matchmaking import service as matchmaking
+from ..ratings import service as ratings
+from ..safety import service as safety
 from ..tables.models import ChatMessage, GameTable, TableSeat
 from .models import LoginToken, OIDCIdentity, RateEvent, User, UserSession
 
@@ -154,6 +157,8 @@ async def export(db: AsyncSession, user: User) -> dict[str, Any]:
                 select(ChatMessage).where(ChatMessage.user_id == uid).order_by(ChatMessage.id)
             )
         ],
+        **await ratings.your_data(db, uid),
+        **await safety.your_data(db, uid),
     }
 
 
@@ -218,6 +223,8 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
     )
     for table, column in owned_by_account():
         await db.execute(delete(table).where(column == uid))
+    await safety.forget(db, uid)
+    await matchmaking.forget(db, uid)
     if user.email:
         await db.execute(delete(LoginToken).where(LoginToken.email == user.email))
         await db.execute(delete(RateEvent).where(RateEvent.key == f"signin:email:{user.email}"))

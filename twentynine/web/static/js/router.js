@@ -15,6 +15,9 @@ const PAGES = {
   replay: () => import('./pages/replay.js'),
   admin: () => import('./pages/admin.js'),
   privacy: () => import('./pages/privacy.js'),
+  leaderboard: () => import('./pages/leaderboard.js'),
+  tournaments: () => import('./pages/tournaments.js'),
+  tournament: () => import('./pages/tournament.js'),
 };
 
 let current = null; // {route, handle}

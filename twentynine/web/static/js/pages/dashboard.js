@@ -8,6 +8,8 @@ import { button, empty, field, loading, pageFrame, selectEl, tabLinks, when } fr
 import { rulesEditor } from '../rulesform.js';
 import { canHost, tierRequestPanel } from '../tierrequest.js';
 import { invitationOffer, invitationsList } from '../invitations.js';
+import { tournamentsSection } from '../tournament/list.js';
+import { turnSecondsSelect } from '../table/clock.js';
 
 const TABS = ['host', 'join', 'view', 'friends', 'history'];
 
@@ -77,6 +79,7 @@ async function hostForm(body, friends) {
   const takeover = h('input', { name: 'takeover_seconds', type: 'number', min: 1, max: 600,
     value: 60, required: true });
   const name = h('input', { name: 'name', maxlength: 80 });
+  const clock = turnSecondsSelect(0);
   const form = h('form', { class: 'stack host-form', 'aria-label': t('host_a_game') },
     h('h2', {}, t('host_a_game')),
     mode,
@@ -86,6 +89,7 @@ async function hostForm(body, friends) {
     field(t('conference_link'), conference, t('conference_hint')),
     field(t('spectators_see'), spectators),
     field(t('takeover_seconds'), takeover, t('takeover_hint')),
+    field(t('turn_seconds'), clock, t('turn_clock_hint')),
     field(t('game_name'), name),
     h('button', { type: 'submit', class: 'primary' }, t('host_submit')));
   form.addEventListener('submit', (event) => {
@@ -103,6 +107,7 @@ async function hostForm(body, friends) {
       conference_url: conference.value.trim(),
       spectators_see: spectators.value,
       takeover_seconds: Number(takeover.value),
+      turn_seconds: Number(clock.value),
       name: name.value.trim(),
     };
     const submit = form.querySelector('button[type=submit]');
@@ -124,6 +129,7 @@ async function join(body) {
       joinButton(table, table.status === 'waiting' ? t('join') : t('open_table')),
     ])))
     : empty(t('no_games_to_join')));
+  body.append(tournamentsSection(t('tour_title'), (d) => d.status !== 'finished'));
 }
 
 async function view(body) {
