@@ -291,3 +291,28 @@ async def test_your_data_holds_mutes_blocks_reports_and_rating_and_deletion_drop
     assert (await bo.get("/api/matchmaking")).json()["waiting"] == 0
     # the others' rated game stands: their history still holds it
     assert (await bo.get(f"/api/ratings/{bo_id}")).json()["games"] == 1
+
+
+async def test_a_muted_line_from_another_process_is_not_seen(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    a, b = live_pair
+    c = [await a.sign_in(f"{n.lower()}@example.com", n) for n in NAMES]
+    ids = [await my_id(p) for p in c]
+    table_id = await four_at_a_table(c)
+    on_b = []
+    for p in (c[0], c[2], c[3]):  # Ann, Cy and Dee talk to process B; Bo to A
+        other = b.client()
+        other.cookies.update(p.cookies)
+        on_b.append(other)
+    ann, cy, dee = [await TableSocket(b, p, table_id).connect() for p in on_b]
+    bo = await TableSocket(a, c[1], table_id).connect()
+    assert (await on_b[0].put(f"/api/safety/mutes/{ids[1]}")).status_code == 200
+
+    await say(bo, "Bo on A")
+    assert await heard(cy, "Bo on A") == ["Bo on A"]  # it came over to B
+    await say(dee, "Dee on B")
+    assert await heard(ann, "Dee on B") == ["Dee on B"]
+    assert await heard(cy, "Dee on B") == ["Bo on A", "Dee on B"]
+    for s in (ann, cy, dee, bo):
+        await s.close()
