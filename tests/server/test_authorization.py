@@ -83,6 +83,10 @@ TIER = {"tier": "basic"}
 CONFIRM_WRONG = {"confirm": False}  # deleting an account: refused, nothing deleted
 HAS_ACCOUNT = (409, "account with that email")
 CAN_HOST_ALREADY = (409, "host games already")
+NEEDS_STANDARD = (403, "needs a standard account")
+CUP = {"name": "Cup", "format": "knockout"}
+SWAP = {"user_id": 1, "email": "someone@example.com"}
+BOTS = {"teams": 1}
 
 # The rows run top to bottom on one world; some change it, so their order matters: the host's
 # game is closed at the end of the tables' rows; in the friends' rows everyone asks the
@@ -199,6 +203,32 @@ HTTP_MATRIX: list[Row] = [
         401, 404, 404, 201, 422, 404),
     row("GET /api/admin/reports",                    N,        401, 403, 403, 403, 403, 200),
     row("POST /api/admin/reports/{nobody}/close",    N,        401, 403, 403, 403, 403, 404),
+    # -- tournaments: open to read; creating needs a standard account (the host's, the admin's);
+    # an organiser's own actions are refused to others in tests/server/tournaments/test_api.py
+    row("GET /api/tournaments",                      N,        200, 200, 200, 200, 200, 200),
+    row("POST /api/tournaments",                     CUP,
+        401, NEEDS_STANDARD, NEEDS_STANDARD, NEEDS_STANDARD, 201, 201),
+    row("GET /api/tournaments/{nobody}",             N,        404, 404, 404, 404, 404, 404),
+    row("GET /api/tournaments/{nobody}/export.json", N,        404, 404, 404, 404, 404, 404),
+    row("GET /api/tournaments/{nobody}/export.csv",  N,        404, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries",    {},       401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries/{nobody}/confirm", N,
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries/{nobody}/withdraw", N,
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries/{nobody}/approve", N,
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries/{nobody}/replace", SWAP,
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/bots",       BOTS,     401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/start",      N,        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/end",        N,        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/matches/{nobody}/result", {"winner": 1},
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/matches/{nobody}/conference", {"conference_url": ""},
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/rounds/{nobody}/pairing", {"matches": [[1, 2]]},
+        401, 404, 404, 404, 404, 404),
     # -- signing out ends the session on the server: the old cookie no longer works ----------
     row("POST /api/auth/logout",                     N,        200, 200, 200, 200, 200, 200),
     row("GET /api/me",                               N,        401, 401, 401, 401, 401, 401),

@@ -39,6 +39,8 @@ from .tables.manager import TableManager
 from .tables.router import router as tables_router
 from .tables.store import TableStore
 from .tables.ws import PATH_PREFIX, table_id_of, table_socket
+from .tournaments.owner import install as install_tournaments
+from .tournaments.router import router as tournaments_router
 from .validation import validation_error
 
 log = logging.getLogger("twentynine.server")
@@ -133,6 +135,8 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(tables_router)
     app.include_router(history_router)
     app.include_router(friends_router)
+    app.include_router(tournaments_router)
+    install_tournaments(app)
     app.include_router(live_router)
     app.include_router(admin_router)
     app.include_router(ratings_router)

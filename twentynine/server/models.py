@@ -10,6 +10,7 @@ from .matchmaking.models import QueueEntry
 from .ratings.models import PlayerRating, RatedGame, RatingChange
 from .safety.models import ChatMute, ChatReport, UserBlock
 from .tables.models import ChatMessage, GameTable, TableSeat
+from .tournaments.models import Entry, Match, Tournament, TournamentLog
 
 __all__ = [
     "Base",
@@ -18,6 +19,7 @@ __all__ = [
     "ChatReport",
     "DealHistory",
     "DealPlayer",
+    "Entry",
     "FriendInvitation",
     "Friendship",
     "GameTable",
@@ -25,6 +27,7 @@ __all__ = [
     "LivePrefs",
     "LiveStream",
     "LoginToken",
+    "Match",
     "OIDCIdentity",
     "PlayerRating",
     "QueueEntry",
@@ -33,6 +36,8 @@ __all__ = [
     "RatingChange",
     "TableSeat",
     "TierRequest",
+    "Tournament",
+    "TournamentLog",
     "User",
     "UserBlock",
     "UserSession",

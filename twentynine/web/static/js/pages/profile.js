@@ -6,6 +6,7 @@ import { AVATARS, DECKS, THEMES } from '../prefs.js';
 import { chooseLanguage, session, updateProfile } from '../session.js';
 import { cardEl } from '../cards.js';
 import { busy, field, loading, pageFrame, selectEl } from '../ui.js';
+import { yourDataSection } from '../yourdata.js';
 import { ratingSection } from '../ratings.js';
 import { safetySection } from '../safety.js';
 
@@ -61,7 +62,8 @@ export function render(root) {
     user.is_admin ? [h('dt', {}, t('admin')), h('dd', {}, t('yes'))] : null);
   root.append(pageFrame(t('profile'), h('div', { class: 'profile-grid' },
     h('section', {}, form),
-    h('section', {}, h('h2', {}, t('your_stats')), stats, h('h2', {}, t('account')), account),
+    h('section', {}, h('h2', {}, t('your_stats')), stats, h('h2', {}, t('account')), account,
+      yourDataSection()),
     user.is_guest ? null : h('section', { class: 'rating-section' }, h('h2', {}, t('rating')),
       ratingSection(user.id)),
     h('section', {}, h('h2', {}, t('chat_safety')), safetySection()))));

@@ -9,6 +9,7 @@ import { eventText, LOUD } from '../table/describe.js';
 import { KEYS, cardActions, renderActions, renderFelt, renderHand, renderInfo, renderResult,
   renderScore, takeoverText } from '../table/render.js';
 import { bottomSeat } from '../table/seats.js';
+import { backNotice, clockOffset, tickClocks } from '../table/clock.js';
 import { pageFrame } from '../ui.js';
 import { rulesData } from '../rulesform.js';
 import { loadRatings } from '../ratings.js';
@@ -62,6 +63,9 @@ class TablePage {
     this.head = h('div', { class: 'table-head' });
     this.felt = h('div', { class: 'felt-wrap' });
     this.actions = h('div', { class: 'action-bar', 'aria-live': 'polite' });
+    // drawn again only when it comes or goes, so that its button stays put while bots play
+    this.keptBox = h('div', { class: 'kept-wrap' });
+    this.keptShown = null;
     this.hand = h('div', { class: 'hand-wrap' });
     this.overlay = h('div', { class: 'result-wrap' });
     this.info = h('section', { class: 'panel', 'aria-label': t('this_round') });
@@ -85,7 +89,8 @@ class TablePage {
       h('h1', { class: 'sr-only' }, t('table')),
       this.head,
       h('div', { class: 'table-body' },
-        h('div', { class: 'play-area' }, this.felt, this.overlay, this.actions, this.hand),
+        h('div', { class: 'play-area' }, this.felt, this.overlay, this.keptBox, this.actions,
+          this.hand),
         h('aside', { class: 'table-side' }, this.info, this.controls,
           h('section', { class: 'panel' }, h('h2', {}, t('chat')), this.chatList, chatForm),
           h('details', { class: 'panel' }, h('summary', {}, t('log')), this.logList),
@@ -112,6 +117,7 @@ class TablePage {
     this.onKey = (event) => this.key(event);
     document.addEventListener('keydown', this.onKey);
     this.ticker = setInterval(() => this.tick(), 1000);
+    this.clockTicker = setInterval(() => tickClocks(this.section, this.clockOffset || 0), 250);
     rulesData().then((data) => { this.rulesCatalog = data; });
   }
 
@@ -119,6 +125,7 @@ class TablePage {
     this.socket.close();
     document.removeEventListener('keydown', this.onKey);
     clearInterval(this.ticker);
+    clearInterval(this.clockTicker);
     this.showBanner(null);
   }
 
@@ -139,6 +146,7 @@ class TablePage {
   onState(message) {
     const first = this.msg === null;
     this.msg = message;
+    this.clockOffset = clockOffset(message.table, Date.now());
     this.pending = false;
     if (message.chat) {
       this.chat = [];
@@ -317,6 +325,7 @@ class TablePage {
       ratings: this.ratings || null,
       rules: preset ? { ...preset.options, ...table.rules.options } : null,
       live: true,
+      clockOffset: this.clockOffset || 0,
       pending: this.pending,
       ui: this.ui,
       seenTrick: this.seenTrick,
@@ -345,6 +354,11 @@ class TablePage {
       replace(this.felt, renderFelt(ctx));
       replace(this.actions, table.status === 'waiting' ? this.waiting(ctx) : renderActions(ctx));
       replace(this.hand, renderHand(ctx));
+      const kept = backNotice(ctx, () => this.socket.send({ type: 'back' }));
+      if (Boolean(kept) !== this.keptShown) {
+        replace(this.keptBox, kept);
+        this.keptShown = Boolean(kept);
+      }
       replace(this.info, h('h2', {}, t('this_round')), renderInfo(ctx));
       replace(this.controls, this.controlPanel(ctx));
       const r = this.result;
