@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from twentynine.server.tables.models import ChatMessage
 
-from ..conftest import Client, LiveServer, client_for, sign_in
+from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
 from ..tables.test_hosted import befriend
 from ..tables.wsclient import TableSocket
 
@@ -162,6 +162,13 @@ async def test_bad_mute_and_block_requests_change_nothing(app: FastAPI) -> None:
     assert (await ann.get("/api/safety")).json()["blocked"] == []
 
 
+def drain(queue: asyncio.Queue[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
+
+
 async def lines(app: FastAPI, table_id: str, said: list[tuple[int | None, str, str]]) -> list[int]:
     ids = []
     async with app.state.sessionmaker() as db:
@@ -188,9 +195,12 @@ async def test_a_reported_line_reaches_the_admins_with_its_context(app: FastAPI)
     ]
     line_ids = await lines(app, table_id, said)
     target = line_ids[7]  # Ann's "line 7"
+    admin_page = app.state.live.subscribe((await admin.get("/api/me")).json()["id"])
 
     r = await bo.post("/api/safety/reports", json={"message_id": target, "reason": "rude"})
     assert r.status_code == 201, r.text
+    told = [unnumbered(m) for m in drain(admin_page)]
+    assert {"type": "chat_reported", "report_id": r.json()["id"], "table_id": table_id} in told
     assert r.json()["message_id"] == target and r.json()["status"] == "open"
     (report,) = (await admin.get("/api/admin/reports")).json()
     assert report["text"] == "line 7" and report["author_id"] == ann_id
