@@ -307,3 +307,47 @@ async def test_bad_rating_requests_and_rated_tables_refuse_bots(app: FastAPI) ->
     r = await alice.post(f"/api/tables/{table_id}/close")
     assert r.status_code == 409 and "cannot be closed" in r.json()["detail"]
     assert (await alice.get(f"/api/tables/{table_id}")).json()["status"] == "playing"
+
+
+async def test_the_clocks_kept_seat_loses_and_a_single_timeout_does_not(app: FastAPI) -> None:
+    """The hook a rated table calls at its game's end, on the table's own seats: the turn
+    clock's stand-in keeping a seat (two timeouts in a row) loses it; a seat whose clock ran
+    out once (the bot made that one move) keeps the game's result."""
+    from types import SimpleNamespace
+
+    from twentynine.server.ratings import hooks
+    from twentynine.server.tables.seats import Seat
+
+    players = [await sign_in(app, f"k{i}@example.com", f"K{i}") for i in range(4)]
+    ids = [(await p.get("/api/me")).json()["id"] for p in players]
+    seats = [Seat(user_id=uid, name=f"K{i}", joined=True) for i, uid in enumerate(ids)]
+    seats[1].standin, seats[1].standin_cause, seats[1].timeouts = "intermediate", "clock", 2
+    seats[2].timeouts = 1  # one timeout: no stand-in keeps it
+    told: list[list[dict[str, Any]]] = []
+
+    async def commit(events: list[dict[str, Any]]) -> None:
+        told.append(events)
+
+    runtime = SimpleNamespace(
+        info=SimpleNamespace(id="clocked", rated=True),
+        seats=seats,
+        game=SimpleNamespace(over=True, winner=1),
+        game_no=1,
+        status="playing",
+        store=SimpleNamespace(maker=app.state.sessionmaker),
+        _commit=commit,
+    )
+    assert hooks.kept_by_bot(runtime) == {1}  # type: ignore[arg-type]
+    await hooks.game_over(runtime)  # type: ignore[arg-type]
+    assert told == [[{"type": "rated", "game_no": 1, "reason": "finished"}]]
+    new = PlackettLuce()
+    want = expected([(new.mu, new.sigma)] * 4, 1, {1})
+    for seat, uid in enumerate(ids):
+        got = await rating(players[0], uid)
+        assert abs(got["mu"] - want[seat][0]) < 1e-9 and abs(got["sigma"] - want[seat][1]) < 1e-9
+        change = got["history"][0]
+        assert (change["result"], change["reason"]) == (
+            ("loss", "bot_kept") if seat == 1 else ("win" if seat & 1 else "loss", "finished")
+        )
+    await hooks.game_over(runtime)  # type: ignore[arg-type]  # rated once
+    assert len(told) == 1 and (await rating(players[0], ids[0]))["games"] == 1
