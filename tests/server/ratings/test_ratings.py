@@ -53,7 +53,7 @@ def shown(mu: float, sigma: float) -> int:
 
 
 async def rated_table(
-    players: list[Client], rules: dict[str, Any], takeover_seconds: int = 60
+    players: list[Client], rules: dict[str, Any], takeover_seconds: int = 60, turn_seconds: int = 0
 ) -> tuple[str, list[int]]:
     """A rated table opened by the first player and joined by the others; user id by seat."""
     r = await players[0].post(
@@ -63,6 +63,7 @@ async def rated_table(
             "rated": True,
             "rules": rules,
             "takeover_seconds": takeover_seconds,
+            "turn_seconds": turn_seconds,
         },
     )
     assert r.status_code == 201, r.text
@@ -226,6 +227,32 @@ async def test_a_seat_a_bot_kept_to_the_end_loses(live: LiveServer) -> None:
             assert got["history"][0]["result"] == "loss"
             assert got["history"][0]["reason"] == "bot_kept"
     for s in rest:
+        await s.close()
+
+
+async def test_a_seat_the_turn_clock_kept_to_the_end_loses(live: LiveServer) -> None:
+    """With a real clock: one player stays connected and never acts; after two timeouts in a
+    row the clock's stand-in keeps the seat to the end, and that player loses."""
+    players = await people(live)
+    table_id, seat_users = await rated_table(players, ONE_ROUND, turn_seconds=5)
+    socks = [await TableSocket(live, p, table_id).connect() for p in players]
+    idle = 3
+    rest = [s for i, s in enumerate(socks) if i != idle]
+    await play_until(rest, lambda: game_over(rest), timeout=120)
+    assert any(
+        e["type"] == "bot_keeps_seat" and e["seat"] == idle
+        for m in rest[0].messages
+        if m["type"] == "state"
+        for e in m["events"]
+    )
+    winner = rest[0].state["table"]["game"]["winner"]  # type: ignore[index]
+    new = PlackettLuce()
+    want = expected([(new.mu, new.sigma)] * 4, winner, {idle})
+    for seat, uid in enumerate(seat_users):
+        got = await rating(players[0], uid)
+        assert abs(got["mu"] - want[seat][0]) < 1e-9 and abs(got["sigma"] - want[seat][1]) < 1e-9
+    assert (await rating(players[0], seat_users[idle]))["history"][0]["reason"] == "bot_kept"
+    for s in socks:
         await s.close()
 
 
