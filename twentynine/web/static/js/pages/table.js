@@ -447,10 +447,12 @@ class TablePage {
           onclick: () => this.socket.send({ type: 'pause' }) }, t('pause')) : null,
         alone && table.status === 'paused' ? h('button', { type: 'button', class: 'small primary',
           onclick: () => this.socket.send({ type: 'resume' }) }, t('resume')) : null),
-      h('h3', {}, t('resets')),
-      h('div', { class: 'row resets', role: 'group', 'aria-label': t('resets'),
-        'aria-describedby': 'reset-note' }, resets),
-      h('p', { class: 'hint', id: 'reset-note' }, you.host ? t('resets_yours') : t('host_only')),
+      table.rated ? null : [ // (a rated game is never reset)
+        h('h3', {}, t('resets')),
+        h('div', { class: 'row resets', role: 'group', 'aria-label': t('resets'),
+          'aria-describedby': 'reset-note' }, resets),
+        h('p', { class: 'hint', id: 'reset-note' },
+          you.host ? t('resets_yours') : t('host_only'))],
       h('div', { class: 'row' },
         !you.spectator && ['public', 'private'].includes(table.kind)
           ? this.postButton(t('leave_table'), 'leave', () => go('lobby'),
