@@ -273,3 +273,24 @@ async def test_a_no_show_forfeits_when_the_organiser_says_so(event_app: FastAPI)
     (m,) = doc["rounds"][0]["matches"]
     assert m["result"]["forfeit"] and m["winner"] != pair
     assert doc["ranking"][0]["entry"] == m["winner"]
+
+
+async def test_pages_are_told_of_each_deal_and_each_step(event_app: FastAPI) -> None:
+    """Everyone signed in hears of a deal stored at a match table (the scores changed) and of
+    each stored step (a result, the end), so open pages update by themselves."""
+    org, watcher = await people(event_app, "Org", "Wat")
+    queue = event_app.state.live.subscribe(await me(watcher))
+    tid = (await create(org))["id"]
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 2, "level": "random"})
+    await org.post(f"/api/tournaments/{tid}/start")
+    await wait_for(org, tid, finished, seconds=30)
+    await asyncio.sleep(0.3)  # the last message follows its step's commit
+    seen = drain(queue)
+    doc = (await org.get(f"/api/tournaments/{tid}")).json()
+    (match,) = doc["rounds"][0]["matches"]
+    scores = [m for m in seen if m["type"] == "tournament_score"]
+    assert scores and all(m == {"type": "tournament_score", "tournament_id": tid,
+                                "match_id": match["id"]} for m in scores)  # fmt: skip
+    assert len(scores) >= match["result"]["deals"]
+    changed = [m for m in seen if m["type"] == "tournament_changed"]
+    assert changed[-1]["version"] == doc["version"]

@@ -156,7 +156,7 @@ class TournamentOwner:
             return
         # the deal is stored (the table stored it before telling anyone): pages show the score
         await self.app.state.live.broadcast(
-            {"type": "tournament_changed", "tournament_id": m.tournament_id, "match_id": m.id}
+            {"type": "tournament_score", "tournament_id": m.tournament_id, "match_id": m.id}
         )
         with contextlib.suppress(Exception):
             await self.kick(m.tournament_id)
