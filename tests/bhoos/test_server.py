@@ -10,6 +10,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from twentynine.bhoos import server as bhoos_server
-from twentynine.bhoos.convert import parse_answer, view_request
+from twentynine.bhoos.convert import parse_answer, parse_request, view_request
 from twentynine.bhoos.server import ANSWER_TIME_HEADER, create_app, register
 from twentynine.bots import LEVELS
 from twentynine.engine import Action, apply, preset, start_round, to_act
@@ -513,7 +514,8 @@ def test_the_bot_is_told_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
         body = load("play_follow_suit.json")
         assert c.post("/play", json=body).json() == {"card": "QD"}  # the bot's own choice
     (budget,) = _Thrifty.budgets
-    assert 0 < budget < body["timeRemaining"] / len(body["cards"])
+    planned = bhoos_server.answer_budget_ms(parse_request("play", body))
+    assert 0 < budget <= planned * bhoos_server.BOT_SHARE < body["timeRemaining"] / 2
 
 
 def test_a_slow_bot_is_overruled_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -640,3 +642,24 @@ def test_the_benchmark_reads_the_servers_answer_lines(
     overrun = caplog.text.replace("in ", "in 9999", 1)  # a line over the deal's time is counted
     assert read_log(overrun)["deal_budget_overruns"] == 1
     assert read_log(overrun)["over_answer_budget"] >= 1
+
+
+def test_the_deal_time_plan_gives_early_decisions_more_and_never_overspends() -> None:
+    """Follow one seat's deal with each answer taking its whole budget: the auction and the
+    first tricks get more than the last, and the deal ends with its reserve untouched."""
+    body = load("play_follow_suit.json")
+    left = 1500.0
+    spent = []
+    for endpoint, cards in [("bid", 4), ("bid", 4), ("chooseTrump", 4)] + [
+        ("play", n) for n in range(8, 0, -1)
+    ]:
+        req = parse_request("play", body)
+        req = replace(req, endpoint=endpoint, cards=tuple(range(cards)))
+        req = replace(req, time_remaining=left)
+        budget = bhoos_server.answer_budget_ms(req)
+        spent.append(budget)
+        left -= budget + bhoos_server.PER_ANSWER_MS
+    # the safety margin is left for the network (the last answer's own work falls in it)
+    assert left + bhoos_server.PER_ANSWER_MS >= bhoos_server.SAFETY_MS - 1e-6
+    plays = spent[3:]
+    assert plays[0] > plays[3] > plays[6] and spent[0] > plays[5]

@@ -8,10 +8,14 @@ well-formed request that no engine state fits (other servers allow what ours doe
 answered legally from the request itself (``fallback.py``) and logged as a warning; only a
 malformed body gets HTTP 400 with ``{"error": "bad_request", "reason": "..."}``.
 
-Time: ``timeRemaining`` is what is left of the deal's 1500 ms. Each answer gets a share of it
-(after a safety margin for the network); a bot with a settable ``budget_ms`` is told its share,
-and a bot that has not answered by then is overruled by a quick legal choice. Every answer's
-time is logged and sent back in the ``X-Answer-Time-Ms`` header.
+Time: ``timeRemaining`` is what is left of the deal's 1500 ms, and the competition ran each
+bot on one CPU, so the deal's time is planned (``answer_budget_ms``): after a reserve for the
+network and the answers still to come, what is left is shared among this decision and the ones
+to come by weight, the auction and the first tricks weighing most (the positions where thought
+changes most; the last tricks nearly play themselves). A bot with a settable ``budget_ms`` is
+told its share (and a searching bot may solve as many sampled deals as that time allows), and
+a bot that has not answered by then is overruled by a quick legal choice. Every answer's time
+is logged and sent back in the ``X-Answer-Time-Ms`` header.
 """
 
 from __future__ import annotations
@@ -59,23 +63,51 @@ logger = logging.getLogger("twentynine.bhoos")
 
 #: kept back from ``timeRemaining`` for the network and the game server's own work
 SAFETY_MS = 120.0
+#: kept back for each answer still to come (its request, rebuilding the state, the answer)
+PER_ANSWER_MS = 8.0
 #: below this many milliseconds the bot is not asked at all
 MIN_THINK_MS = 5.0
 #: the part of an answer's share the bot itself is told it may use
-BOT_SHARE = 0.8
-#: a rough count of the decisions still to come in a deal, by endpoint (bids, trump, 8 cards)
-DECISIONS_LEFT = {"bid": 11, "chooseTrump": 9}
+BOT_SHARE = 0.85
+#: the weight of a decision in the deal's time plan: a bid, naming trump, and a card played
+#: with n cards in hand (with one card left there is nothing to decide)
+BID_WEIGHT = 1.5
+TRUMP_WEIGHT = 1.5
+PLAY_WEIGHTS = {8: 1.6, 7: 1.5, 6: 1.3, 5: 1.1, 4: 0.8, 3: 0.5, 2: 0.25, 1: 0.0}
+#: the bids a seat may still make after this one, on average, and the chance it names trump
+BIDS_TO_COME = 1.0
+TRUMP_CHANCE = 0.5
+#: the most sampled deals a searching bot solves for one card when served (at our own tables
+#: it keeps its own smaller cap: decisions there are timed for people)
+SERVED_MAX_WORLDS = 2000
 ANSWER_TIME_HEADER = "X-Answer-Time-Ms"
 #: the longest the start-up decision may take (a bot may compile code on first use)
 WARM_UP_MS = 30_000.0
 
 
+def _plays_weight(cards: int) -> float:
+    return sum(PLAY_WEIGHTS.get(n, 0.0) for n in range(1, cards + 1))
+
+
 def answer_budget_ms(req: BhoosRequest, safety_ms: float = SAFETY_MS) -> float:
-    """The milliseconds this answer may take: the deal's remaining time, less the safety
-    margin, shared among the decisions still to come (our cards left, during the play)."""
-    usable = req.time_remaining - safety_ms
-    left = DECISIONS_LEFT.get(req.endpoint, max(1, len(req.cards)))
-    return max(0.0, usable / left)
+    """The milliseconds this answer may take: the deal's remaining time, less a reserve for
+    the network and the answers to come, times this decision's weight over the weights of
+    this and every decision still to come (``PLAY_WEIGHTS``, ``BID_WEIGHT``, ...)."""
+    if req.endpoint == "bid":
+        now = BID_WEIGHT
+        future = BIDS_TO_COME * BID_WEIGHT + TRUMP_CHANCE * TRUMP_WEIGHT + _plays_weight(8)
+        answers = BIDS_TO_COME + TRUMP_CHANCE + 8
+    elif req.endpoint == "chooseTrump":
+        now, future, answers = TRUMP_WEIGHT, _plays_weight(8), 8
+    else:
+        n = max(1, len(req.cards))
+        now = PLAY_WEIGHTS.get(n, 1.0)
+        future = _plays_weight(n - 1)
+        answers = n - 1
+    usable = req.time_remaining - safety_ms - PER_ANSWER_MS * answers
+    if now <= 0:  # one card left: whatever is left is this answer's
+        return max(0.0, req.time_remaining - safety_ms)
+    return max(0.0, usable * now / (now + future))
 
 
 @dataclass(frozen=True)
@@ -101,6 +133,8 @@ class BhoosPlayer:
     ) -> None:
         self.level = level
         self.bot = make_bot(level, seed)
+        if hasattr(self.bot, "max_worlds"):  # served: as many sampled deals as time allows
+            self.bot.max_worlds = SERVED_MAX_WORLDS
         self.rules = rules if rules is not None else preset("bhoos")
         self.safety_ms = safety_ms
         self._rng = random.Random(seed)
@@ -333,13 +367,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     if sub is None:
         sub = bot.add_subparsers(title="bot commands")
     p = sub.add_parser("serve", help="serve one of our bots over HTTP (the Bhoos 2023 protocol)")
-    p.add_argument("--protocol", choices=["bhoos"], default="bhoos")
+    p.add_argument(
+        "--protocol", choices=["bhoos"], default="bhoos", help="the bot protocol (Bhoos 2023)"
+    )
     p.add_argument("--level", default="random", help="bot level (see twentynine.bots.LEVELS)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8001)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
+    p.add_argument("--port", type=int, default=8001, help="port (%(default)s)")
     p.add_argument("--seed", type=int, default=None, help="repeatable bot choices")
     p.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="log level; info logs every answer with its time (default %(default)s)",
     )
     p.set_defaults(func=cmd_bot_serve)
     parser: argparse.ArgumentParser = p
@@ -347,9 +386,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def cmd_bot_serve(args: argparse.Namespace) -> int:
-    from ..bots import LEVELS
+    from ..bots import LEVELS, VARIANTS
 
-    if args.level not in LEVELS:
+    if args.level not in LEVELS and args.level not in VARIANTS:
         print(f"error: unknown bot level {args.level!r}; choose one of: {', '.join(LEVELS)}")
         return 2
     serve(args.level, args.host, args.port, args.seed, args.log_level)

@@ -14,8 +14,10 @@ from twentynine.server.accounts.data import FORMER_PLAYER
 from twentynine.server.accounts.models import LoginToken, User, UserSession
 from twentynine.server.friends.models import FriendInvitation, Friendship
 from twentynine.server.history.models import DealPlayer
+from twentynine.server.safety.models import ChatMute, UserBlock
 
 from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
+from ..live.meclient import MeSocket, refused
 from ..tables.wsclient import TableSocket
 from ..test_authorization import played_deal
 
@@ -87,6 +89,10 @@ async def test_delete_your_account(app: FastAPI) -> None:
     await bea_phone.post("/api/friends/invitations", json={"email": "nia@example.com"})
     bea_id, cy_id = (await _me(bea_phone))["id"], (await _me(cy))["id"]
     deal = await add_deal(app, [bea_id, None, cy_id, None])
+    assert (await bea_phone.put(f"/api/safety/mutes/{cy_id}")).is_success
+    assert (await cy.put(f"/api/safety/blocks/{bea_id}")).is_success
+    mine = (await bea_phone.get("/api/me/data")).json()
+    assert [m["target_id"] for m in mine["more"]["chat_mutes"]] == [cy_id]
     page = app.state.live.subscribe(bea_id)
 
     for body in ({}, {"confirm": False}, {"confirm": "yes"}):
@@ -112,6 +118,8 @@ async def test_delete_your_account(app: FastAPI) -> None:
             (Friendship, Friendship.addressee_id == cy_id),
             (FriendInvitation, FriendInvitation.inviter_id == bea_id),
             (LoginToken, LoginToken.email == "bea@example.com"),
+            (ChatMute, ChatMute.owner_id == bea_id),  # whatever goes with the account, goes
+            (UserBlock, UserBlock.target_id == bea_id),
         ):
             assert await db.scalar(select(func.count()).select_from(model).where(where)) == 0
         assert await db.scalar(select(DealPlayer.seat).where(DealPlayer.user_id == bea_id)) == 0
@@ -145,8 +153,15 @@ async def test_deleting_closes_open_sockets_and_hosted_tables(live: LiveServer) 
     assert r.status_code == 200, r.text
     at_home = await TableSocket(live, bea, beas_table).connect()
     visiting = await TableSocket(live, bea, adas_table, f"code={code}").connect()
+    page = await MeSocket(live, bea).connect()
+    bea_id = int(page.hello["user_id"]) if "user_id" in page.hello else None
     r = await bea.post("/api/me/delete", json={"confirm": True})
     assert r.status_code == 200
+    # the live channel says so, then closes; it cannot come back
+    told = await page.next("signed_out", timeout=2)
+    assert told["reason"] == "deleted" and (bea_id is None or told["user_id"] == bea_id)
+    assert await page.closed_with(2) is not None
+    assert await refused(live, bea) == 4401
     for sock in (at_home, visiting):  # the server closed both, at once
         assert sock.reader is not None
         await asyncio.wait_for(sock.reader, 2)
@@ -159,3 +174,16 @@ async def test_deleting_closes_open_sockets_and_hosted_tables(live: LiveServer) 
         raise AssertionError("a deleted account's socket was accepted")
     except Exception as e:  # refused at the handshake or closed at once
         assert "4401" in str(e), e
+
+
+async def test_used_codes_and_ended_sessions_are_not_kept(app: FastAPI) -> None:
+    """What the privacy page promises: a sign-in code goes once used or expired, a session
+    once it ended."""
+    bea = await sign_in(app, "bea@example.com", "Bea")
+    assert (await bea.post("/api/auth/logout")).status_code == 200
+    await sign_in(app, "cy@example.com", "Cy")
+    async with app.state.sessionmaker() as db:
+        codes = await db.scalars(select(LoginToken.email))
+        assert list(codes) == ["cy@example.com"]  # Bea's used code went with Cy's request
+        sessions = await db.scalars(select(UserSession.user_id))
+        assert len(list(sessions)) == 1  # Bea's ended session went with Cy's sign-in

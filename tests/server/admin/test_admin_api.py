@@ -209,7 +209,7 @@ async def test_a_tier_request_from_asking_to_granted(app: FastAPI) -> None:
     news = unnumbered(await asyncio.wait_for(admins_page.get(), 1))
     assert news == {
         "type": "tier_request",
-        "id": asked["id"],
+        "request_id": asked["id"],
         "user_id": bea_id,
         "name": "Bea",
         "tier": "standard",
@@ -256,7 +256,7 @@ async def test_a_declined_request_may_be_asked_again_within_limits(app: FastAPI)
         r = await bea.post("/api/tier-requests", json={"note": "please"})
         assert r.status_code == 201, r.text
         assert (await admin.post(f"/api/admin/tier-requests/{r.json()['id']}/decline")).is_success
-        told = await asyncio.wait_for(page.get(), 1)
+        told = unnumbered(await asyncio.wait_for(page.get(), 1))
         assert (told["type"], told["status"]) == ("tier_request", "declined")
     assert (await _me(bea))["tier"] == "basic"
     r = await bea.post("/api/tier-requests", json={})

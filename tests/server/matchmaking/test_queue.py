@@ -14,6 +14,7 @@ from twentynine.server.db import utcnow
 from twentynine.server.ratings.models import PlayerRating
 
 from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
+from ..live.meclient import MeSocket
 
 
 async def my_id(c: Client) -> int:
@@ -133,12 +134,23 @@ async def test_two_processes_share_one_queue(live_pair: tuple[LiveServer, LiveSe
         other = b.client()
         other.cookies.update(c.cookies)
         on_b.append(other)
+    # live: a page on B hears the count when people queue on A; A0 (on A) hears of the table
+    # that the pass on B made when B1 queued
+    watcher = await MeSocket(b, on_b[3]).connect()
+    told = await MeSocket(a, on_a[0]).connect()
     # two on each process, then the other four all at once on both: two tables, nobody twice
-    for c in (on_a[0], on_a[1], on_b[0], on_b[1]):
+    for n, c in enumerate((on_a[0], on_a[1], on_b[0], on_b[1])):
         r = await c.post("/api/matchmaking/queue")
         assert r.status_code == 200, r.text
+        if n < 3:
+            await watcher.next("rated_queue", lambda m, n=n: m["waiting"] == n + 1)
     first = {(await c.get("/api/matchmaking")).json()["table_id"] for c in (on_a[0], on_b[1])}
     assert len(first) == 1 and None not in first
+    matched = await told.next("rated_match")
+    assert {matched["table_id"]} == first
+    await watcher.next("rated_queue", lambda m: m["waiting"] == 0)
+    await watcher.close()
+    await told.close()
     rest = [on_a[2], on_a[3], on_b[2], on_b[3]]
     await asyncio.gather(*(c.post("/api/matchmaking/queue") for c in rest))
     for _ in range(50):  # the pass that seats them may run on either process

@@ -298,3 +298,12 @@ async def test_bad_rating_requests_and_rated_tables_refuse_bots(app: FastAPI) ->
     assert (await guest.post(f"/api/tables/{table_id}/join", json={})).status_code == 403
     r = await alice.get(f"/api/tables/{table_id}")
     assert [s["user_id"] is None for s in r.json()["seats"]] == [False, True, True, True]
+
+    # in play, its host may not close it (leaving is a loss; closing would dodge one)
+    for n in range(3):
+        joiner = await sign_in(app, f"j{n}@example.com", f"J{n}")
+        assert (await joiner.post(f"/api/tables/{table_id}/join", json={})).status_code == 200
+    assert (await alice.get(f"/api/tables/{table_id}")).json()["status"] == "playing"
+    r = await alice.post(f"/api/tables/{table_id}/close")
+    assert r.status_code == 409 and "cannot be closed" in r.json()["detail"]
+    assert (await alice.get(f"/api/tables/{table_id}")).json()["status"] == "playing"

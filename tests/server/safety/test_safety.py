@@ -252,3 +252,42 @@ async def test_reports_are_rate_limited(app: FastAPI) -> None:
     for line in ids[:-1]:
         assert (await bo.post("/api/safety/reports", json={"message_id": line})).status_code == 201
     assert (await bo.post("/api/safety/reports", json={"message_id": ids[-1]})).status_code == 429
+
+
+async def test_your_data_holds_mutes_blocks_reports_and_rating_and_deletion_drops_them(
+    app: FastAPI,
+) -> None:
+    from twentynine.server.ratings.service import rate_game
+
+    admin = await sign_in(app, "admin@example.com", "Admin")  # (someone must stay admin)
+    ann = await sign_in(app, "ann@example.com", "Ann")
+    bo = await sign_in(app, "bo@example.com", "Bo")
+    cy = await sign_in(app, "cy@example.com", "Cy")
+    ids = [await my_id(c) for c in (admin, ann, bo, cy)]
+    ann_id, bo_id, cy_id = ids[1:]
+    assert (await ann.put(f"/api/safety/mutes/{bo_id}")).status_code == 200
+    assert (await ann.put(f"/api/safety/blocks/{cy_id}")).status_code == 200
+    assert (await cy.put(f"/api/safety/mutes/{ann_id}")).status_code == 200
+    r = await bo.post(
+        "/api/tables", json={"kind": "public", "seats": ["me", "open", "bot:random", "bot:random"]}
+    )
+    (line,) = await lines(app, r.json()["id"], [(bo_id, "Bo", "hello")])
+    assert (
+        await ann.post("/api/safety/reports", json={"message_id": line, "reason": "spam"})
+    ).status_code == 201
+    async with app.state.sessionmaker() as db:
+        assert await rate_game(db, "t1", 1, ids, 1)
+    assert (await ann.post("/api/matchmaking/queue")).status_code == 200
+
+    data = (await ann.get("/api/me/data")).json()
+    assert [(p["user_id"], p["first_name"]) for p in data["muted"]] == [(bo_id, "Bo")]
+    assert [(p["user_id"], p["first_name"]) for p in data["blocked"]] == [(cy_id, "Cy")]
+    assert [(x["text"], x["reason"]) for x in data["chat_reports_made"]] == [("hello", "spam")]
+    assert data["rating"]["games"] == 1 and len(data["rating"]["history"]) == 1
+
+    r = await ann.post("/api/me/delete", json={"confirm": True})
+    assert r.status_code == 200, r.text
+    assert (await cy.get("/api/safety")).json() == {"muted": [], "blocked": []}
+    assert (await bo.get("/api/matchmaking")).json()["waiting"] == 0
+    # the others' rated game stands: their history still holds it
+    assert (await bo.get(f"/api/ratings/{bo_id}")).json()["games"] == 1

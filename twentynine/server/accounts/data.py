@@ -9,18 +9,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import Column, Table, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..admin.models import TierRequest
 from ..db import utcnow
 from ..friends.models import FriendInvitation, Friendship
 from ..history.models import DealHistory, DealPlayer
+from ..matchmaking import service as matchmaking
+from ..ratings import service as ratings
+from ..safety import service as safety
 from ..tables.models import ChatMessage, GameTable, TableSeat
 from .models import LoginToken, OIDCIdentity, RateEvent, User, UserSession
 
 #: the name a deleted account's seats and chat lines show
 FORMER_PLAYER = "a former player"
+
+
+def owned_by_account() -> list[tuple[Table, Column[Any]]]:
+    """Every table's column that says its rows go with the account (a foreign key to
+    ``users.id`` with ``ON DELETE CASCADE``: sessions, friendships, invitations, requests,
+    mutes and blocks, ratings, live messages, …, whichever domain adds them): deleting an
+    account deletes those rows, as deleting its row would. The account's row itself stays."""
+    from ..models import Base  # every domain's models
+
+    found: list[tuple[Table, Column[Any]]] = []
+    for table in Base.metadata.sorted_tables:
+        for fk in table.foreign_keys:
+            if fk.column.table.name == "users" and (fk.ondelete or "").upper() == "CASCADE":
+                found.append((table, fk.parent))
+    return found
 
 
 class DeleteRefused(Exception):
@@ -132,13 +150,58 @@ async def export(db: AsyncSession, user: User) -> dict[str, Any]:
             }
             for seat, d in deals
         ],
+        "more": await _owned_rows(db, uid),
         "chat_lines": [
             {"table_id": c.table_id, "text": c.text, "at": _when(c.created_at)}
             for c in await db.scalars(
                 select(ChatMessage).where(ChatMessage.user_id == uid).order_by(ChatMessage.id)
             )
         ],
+        **await ratings.your_data(db, uid),
+        **await safety.your_data(db, uid),
     }
+
+
+#: tables the export shows in its own words above (or that hold nothing to show)
+SHOWN = {"sessions", "oidc_identities", "friendships", "friend_invitations", "tier_requests"}
+
+
+async def _owned_rows(db: AsyncSession, uid: int) -> dict[str, list[dict[str, Any]]]:
+    """Every other row that goes with the account (ratings, mutes, live messages, …), by
+    table, as stored."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for table, column in owned_by_account():
+        if table.name in SHOWN:
+            continue
+        rows = (await db.execute(select(table).where(column == uid))).mappings()
+        found = [{k: _plain(v) for k, v in row.items()} for row in rows]
+        if found:
+            out.setdefault(table.name, []).extend(found)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+async def _scrub_reports(db: AsyncSession, uid: int) -> None:
+    """Reported chat keeps its words for the admins, under the name of a former player."""
+    from ..safety.models import ChatReport
+
+    await db.execute(
+        update(ChatReport)
+        .where(ChatReport.author_id == uid)
+        .values(author_name=FORMER_PLAYER)
+        .execution_options(synchronize_session=False)
+    )
+    chatted = select(ChatMessage.table_id).where(ChatMessage.user_id == uid).distinct()
+    for report in await db.scalars(select(ChatReport).where(ChatReport.table_id.in_(chatted))):
+        context = [
+            {**line, "name": FORMER_PLAYER} if line.get("user_id") == uid else line
+            for line in report.context
+        ]
+        if context != report.context:
+            report.context = context
 
 
 async def erase(db: AsyncSession, user: User) -> list[str]:
@@ -158,15 +221,10 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
             select(GameTable.id).where(GameTable.host_id == uid, GameTable.status != "closed")
         )
     )
-    await db.execute(
-        delete(Friendship).where(
-            or_(Friendship.requester_id == uid, Friendship.addressee_id == uid)
-        )
-    )
-    await db.execute(delete(FriendInvitation).where(FriendInvitation.inviter_id == uid))
-    await db.execute(delete(TierRequest).where(TierRequest.user_id == uid))
-    await db.execute(delete(OIDCIdentity).where(OIDCIdentity.user_id == uid))
-    await db.execute(delete(UserSession).where(UserSession.user_id == uid))
+    for table, column in owned_by_account():
+        await db.execute(delete(table).where(column == uid))
+    await safety.forget(db, uid)
+    await matchmaking.forget(db, uid)
     if user.email:
         await db.execute(delete(LoginToken).where(LoginToken.email == user.email))
         await db.execute(delete(RateEvent).where(RateEvent.key == f"signin:email:{user.email}"))
@@ -176,6 +234,7 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
         .values(name=FORMER_PLAYER)
         .execution_options(synchronize_session=False)
     )
+    await _scrub_reports(db, uid)
     user.email = None
     user.first_name = FORMER_PLAYER
     user.avatar = ""

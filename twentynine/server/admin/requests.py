@@ -31,7 +31,7 @@ def message(request: TierRequest, user: User) -> dict[str, object]:
     """The live message about a request: to the admins, and to its asker once decided."""
     return {
         "type": "tier_request",
-        "id": request.id,
+        "request_id": request.id,
         "user_id": user.id,
         "name": user.first_name,
         "tier": request.tier,

@@ -4,12 +4,15 @@ table once seated), ``POST /api/matchmaking/queue`` ("Play rated") and
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import APIRouter, Request
 
 from ..deps import MemberUser, SessionDep
 from . import service
+
+log = logging.getLogger("twentynine.matchmaking")
 
 router = APIRouter(prefix="/api/matchmaking", tags=["matchmaking"])
 
@@ -25,7 +28,11 @@ async def join(request: Request, user: MemberUser, db: SessionDep) -> dict[str, 
     matchmaker = request.app.state.matchmaker
     if await service.waiting_count(db) >= 4:
         await db.commit()  # the pass takes its own connection
-        await matchmaker.run_pass()
+        try:
+            await matchmaker.run_pass()
+        except Exception:  # (say, a deadlock with another process's pass): the next pass,
+            log.exception("matching pass failed")  # within seconds, seats them
+
     else:
         await matchmaker.tell_count()
     return await service.status(db, user)

@@ -19,7 +19,6 @@ class MatchMaker:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.task: asyncio.Task[None] | None = None
-        self.last_count: int | None = None
 
     async def start(self) -> None:
         self.task = asyncio.create_task(self._every(), name="matchmaking")
@@ -36,10 +35,8 @@ class MatchMaker:
             try:
                 async with self.app.state.sessionmaker() as db:
                     waiting = await service.waiting_count(db)
-                if waiting >= 4:
-                    await self.run_pass()
-                elif waiting != self.last_count:  # others came and went on other processes
-                    await self.tell_count(waiting)
+                if waiting >= 4:  # (the count itself is told where it changes: the live
+                    await self.run_pass()  # channel relays it to every process)
             except Exception:
                 log.exception("matching pass failed")
 
@@ -62,7 +59,6 @@ class MatchMaker:
         if waiting is None:
             async with self.app.state.sessionmaker() as db:
                 waiting = await service.waiting_count(db)
-        self.last_count = waiting
         await self.app.state.live.broadcast({"type": "rated_queue", "waiting": waiting})
 
 

@@ -110,7 +110,7 @@ async def match(db: AsyncSession, rules: RulesIn | None = None) -> list[Match]:
             id=new_id(),
             kind="public",
             host_id=None,
-            name="Rated table",
+            name="",  # the page calls it a rated table, in its language
             rules=spec.to_json(),
             spectators_see="none",
             status="waiting",
@@ -125,3 +125,8 @@ async def match(db: AsyncSession, rules: RulesIn | None = None) -> list[Match]:
         matches.append(Match(table.id, [w.user_id for w in four]))
     await db.commit()
     return matches
+
+
+async def forget(db: AsyncSession, user_id: int) -> None:
+    """A deleted account leaves the queue (not committed)."""
+    await db.execute(delete(QueueEntry).where(QueueEntry.user_id == user_id))

@@ -28,6 +28,18 @@ def kept_by_bot(runtime: TableRuntime) -> set[int]:
     return {i for i, s in enumerate(runtime.seats) if s.standin}
 
 
+def in_play(runtime: TableRuntime) -> bool:
+    """A rated game under way and not yet rated (its host may not close the table on it)."""
+    game = runtime.game
+    return (
+        getattr(runtime.info, "rated", False)
+        and runtime.status == "playing"
+        and game is not None
+        and not game.over
+        and _players(runtime) is not None
+    )
+
+
 async def game_over(runtime: TableRuntime) -> None:
     """The game ended: everyone gets its result, except a seat a bot kept to the end (lost)."""
     game = runtime.game

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -165,6 +165,23 @@ class Standing:
     games: int
 
 
+async def _your_place(db: AsyncSession, me: int, eligible: Any) -> dict[str, Any]:
+    """Your rating, and your rank among the eligible (None when you are not one of them)."""
+    mine = await db.get(PlayerRating, me)
+    you = {**rating_json(me, mine), "rank": None}
+    you["last_game_at"] = _iso(mine.last_game_at if mine else None)
+    ranked = select(PlayerRating.user_id).join(User, User.id == PlayerRating.user_id)
+    if mine is not None and await db.scalar(ranked.where(eligible, User.id == me)) is not None:
+        higher = await db.scalar(
+            select(func.count())
+            .select_from(PlayerRating)
+            .join(User, User.id == PlayerRating.user_id)
+            .where(eligible, PlayerRating.rating > mine.rating)
+        )
+        you["rank"] = int(higher or 0) + 1
+    return you
+
+
 def _eligible(now: dt.datetime) -> Any:
     since = now - dt.timedelta(days=LEADERBOARD_DAYS)
     return and_(
@@ -208,26 +225,15 @@ async def leaderboard(
         )
     you: dict[str, Any] | None = None
     if me is not None:
-        mine = await db.get(PlayerRating, me)
-        you = rating_json(me, mine)
-        you["rank"] = None
-        ok = await db.scalar(
-            select(User.id)
-            .where(User.id == me, eligible)
-            .join(PlayerRating, PlayerRating.user_id == User.id)
-        )
-        if mine is not None and ok is not None:
-            higher = await db.scalar(
-                select(func.count())
-                .select_from(PlayerRating)
-                .join(User, User.id == PlayerRating.user_id)
-                .where(eligible, or_(PlayerRating.rating > mine.rating))
-            )
-            you["rank"] = int(higher or 0) + 1
-        you["last_game_at"] = _iso(mine.last_game_at if mine else None)
+        you = await _your_place(db, me, eligible)
     return {
         "players": players,
         "you": you,
         "min_games": LEADERBOARD_GAMES,
         "days": LEADERBOARD_DAYS,
     }
+
+
+async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
+    """What ratings keep of ``user_id``: the rating and its history (every rated game)."""
+    return {"rating": await rating_of(db, user_id)}

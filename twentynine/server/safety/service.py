@@ -276,3 +276,44 @@ async def close_report(db: AsyncSession, admin: User, report_id: int) -> ChatRep
         row.status, row.closed_by, row.closed_at = "closed", admin.id, utcnow()
         await db.commit()
     return row
+
+
+# -- an account's own data (the profile's download) and its deletion ------------------------------
+async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
+    """What chat safety keeps of ``user_id``: whom they muted and blocked, what they reported."""
+
+    async def people(model: type[ChatMute] | type[UserBlock]) -> list[dict[str, Any]]:
+        rows = await db.execute(
+            select(User.id, User.first_name, model.created_at)
+            .join(model, model.target_id == User.id)
+            .where(model.owner_id == user_id)
+        )
+        return [{"user_id": i, "first_name": n, "since": _iso(at)} for i, n, at in rows.tuples()]
+
+    reported = await db.scalars(select(ChatReport).where(ChatReport.reporter_id == user_id))
+    return {
+        "muted": await people(ChatMute),
+        "blocked": await people(UserBlock),
+        "chat_reports_made": [
+            {
+                "table_id": r.table_id,
+                "text": r.text,
+                "reason": r.reason,
+                "status": r.status,
+                "at": _iso(r.created_at),
+            }
+            for r in reported
+        ],
+    }
+
+
+async def forget(db: AsyncSession, user_id: int) -> None:
+    """A deleted account: its mutes and blocks go, both ways (not committed)."""
+    for model in (ChatMute, UserBlock):
+        await db.execute(
+            delete(model).where(or_(model.owner_id == user_id, model.target_id == user_id))
+        )
+
+
+def _iso(at: dt.datetime | None) -> str | None:
+    return at.replace(tzinfo=dt.UTC).isoformat() if at else None

@@ -34,17 +34,25 @@ class DealFlow(TableParts):
             expected = message.get("version")
             if expected is not None and expected != self.version:
                 raise TableError("stale", f"the table is at version {self.version}")
-            await self._apply(action_from_json(body, conn.seat))
+            action = action_from_json(body, conn.seat)
+            back: list[dict[str, Any]] = []
+            if seat.timeouts or seat.standin:  # the person acts again: the clock forgets
+                if self.game is not None and self.status == "playing":
+                    apply(self.game, action)  # an illegal move changes nothing (raises here)
+                back = self.person_acts(conn.seat)
+            await self._apply(action, back)
 
         await self.submit(command)
 
-    async def _apply(self, action: Any) -> None:
+    async def _apply(self, action: Any, before: list[dict[str, Any]] | None = None) -> None:
+        """Apply ``action`` and store it; ``before``: the table's own events to tell first
+        (a timeout, a person back in their seat)."""
         if self.status != "playing" or self.game is None:
             raise TableError("not_playing", f"the table is {self.status}, not playing")
         self.game, events = apply(self.game, action)
         self.actions.append(action.to_json())
         out = [game_event_json(e) for e in events]
-        await self._commit(out)
+        await self._commit([*before, *out] if before else out)
         if self.game.round.is_over:
             await self._deal_finished()
 

@@ -31,14 +31,17 @@ class Remote(TableParts):
             if (seat.user_id, seat.bot) != (s.user_id, s.bot):
                 self.bots.pop(s.seat, None)
             seat.user_id, seat.bot, seat.joined = s.user_id, s.bot, s.joined
-            seat.standin = ""
+            seat.standin = seat.standin_cause = ""
             seat.takeover_at = None
+            seat.timeouts = 0
             seat.name = seat_name(s.user_id, s.bot, names)
         self.version = row.version
         self.status = row.status
         self.game = None
+        self.deadlines = {}
         if row.state:
             self._restore(row.state)
+        self._arm_clock()
 
     async def _catch_up(self) -> None:
         """Take the stored table as the truth and tell this process's connections the versions

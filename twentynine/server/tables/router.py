@@ -62,6 +62,7 @@ def summary(row: GameTable, seats: list[TableSeat], names: dict[int, str]) -> di
         "status": row.status,
         "rules": row.rules,
         "conference_url": row.conference_url,
+        "turn_seconds": row.turn_seconds,
         "rated": row.rated,
         "seats": [
             {

@@ -29,10 +29,19 @@ class Seat:
     name: str = ""
     bot: str = ""  # level or URL of a bot sitting here; "" for a person (or an empty seat)
     joined: bool = False
-    standin: str = ""  # a bot playing for an absent person
+    standin: str = ""  # the level of a bot playing for the person (see standin_cause)
     connections: int = 0
     away_since: float | None = None  # monotonic time the person left
     takeover_at: float | None = None  # wall-clock time the stand-in bot takes over
+    #: why a stand-in bot holds the seat: "away" (the person left and did not come back in
+    #: time) or "clock" (two timeouts in a row; the person is back when they act or say so)
+    standin_cause: str = ""
+    timeouts: int = 0  # the person's clock ran out this many times in a row
+
+    @property
+    def bot_kept(self) -> bool:
+        """Is a bot keeping this person's seat now (takeover on leaving, or the clock)?"""
+        return bool(self.standin) and self.user_id is not None and not self.bot
 
     @property
     def is_bot(self) -> bool:
@@ -70,6 +79,7 @@ class SeatCommands(TableParts):
                 if seat.bot:
                     self.bots.pop(seat_no, None)
                 seat.user_id, seat.name, seat.bot, seat.standin = user_id, name, "", ""
+                seat.standin_cause, seat.timeouts = "", 0
             self.seats[seat_no].joined = True
             if self.status == "waiting" and all(
                 (s.bot or (s.user_id is not None and s.joined)) for s in self.seats

@@ -13,6 +13,7 @@ from ...engine.records import RulesSpec
 from ..accounts.models import CAN_HOST, User
 from ..friends.service import are_friends
 from ..safety.service import blocks
+from .clock import default_turn_seconds
 from .models import GameTable, TableSeat
 from .schemas import CreateHosted, CreateTable, RulesIn
 
@@ -95,6 +96,9 @@ async def create_table(
         # anyone may watch a public table: watchers see no hand (only a host's friends may)
         spectators_see="none",
         takeover_seconds=body.takeover_seconds,
+        turn_seconds=(
+            default_turn_seconds(body.kind) if body.turn_seconds is None else body.turn_seconds
+        ),
         status="waiting",
         rated=body.rated,
     )
@@ -156,6 +160,7 @@ async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> Gam
         conference_url=body.conference_url,
         spectators_see=body.spectators_see,
         takeover_seconds=body.takeover_seconds,
+        turn_seconds=body.turn_seconds,
         status="waiting",
     )
     db.add(table)

@@ -30,7 +30,7 @@ from ..sockets import SEND_NOW
 from . import service
 from .models import GameTable
 from .runtime import Connection, TableError, TableRuntime
-from .schemas import Act, Chat, ClientMessage, Hello, Pause, Ping, Reset, Toggle
+from .schemas import Act, Back, Chat, ClientMessage, Hello, Pause, Ping, Reset, Toggle
 
 log = logging.getLogger("twentynine.ws")
 MESSAGE = TypeAdapter(ClientMessage)
@@ -274,6 +274,8 @@ async def _handle(runtime: TableRuntime, conn: Connection, message: Any) -> None
         await runtime.reset(conn.user_id, message.what)
     elif isinstance(message, Pause):
         await runtime.pause(conn.user_id, message.type == "pause")
+    elif isinstance(message, Back):
+        await runtime.back(conn.user_id, conn.seat)
     elif isinstance(message, Hello):
         last = message.last_version
 

@@ -11,8 +11,10 @@ const NAV = [
   ['', 'nav_play'],
   ['lobby', 'nav_lobby', () => isMember()],
   ['dashboard', 'nav_dashboard', () => isMember()],
+  ['leaderboard', 'leaderboard', () => isMember()],
   ['rules', 'nav_rules'],
   ['tutorial', 'nav_tutorial'],
+  ['admin', 'nav_admin', () => Boolean(session.user && session.user.is_admin)],
 ];
 
 let page = '';
