@@ -294,3 +294,28 @@ async def test_pages_are_told_of_each_deal_and_each_step(event_app: FastAPI) -> 
     assert len(scores) >= match["result"]["deals"]
     changed = [m for m in seen if m["type"] == "tournament_changed"]
     assert changed[-1]["version"] == doc["version"]
+
+
+async def test_the_organiser_replaces_a_player(event_app: FastAPI) -> None:
+    org, ana, bo, cy, dee = await people(event_app, "Org", "Ana", "Bo", "Cy", "Dee")
+    tid = (await create(org))["id"]
+    entry = await register_pair(ana, bo, tid, "bo@example.com")
+    await register_pair(dee, org, tid, "org@example.com")
+    bo_id, ana_id = await me(bo), await me(ana)
+    url = f"/api/tournaments/{tid}/entries/{entry}/replace"
+    swap = {"user_id": bo_id, "email": "cy@example.com"}
+    assert (await ana.post(url, json=swap)).status_code == 403
+    assert (
+        await org.post(url, json={"user_id": 999, "email": "cy@example.com"})
+    ).status_code == 422
+    assert (await org.post(url, json={**swap, "email": "nobody@example.com"})).status_code == 404
+    assert (await org.post(url, json={**swap, "email": "dee@example.com"})).status_code == 409
+    assert (await org.post(url, json={**swap, "x": 1})).status_code == 422
+    r = await org.post(url, json=swap)
+    assert r.status_code == 200, r.text
+    (e,) = [e for e in r.json()["entries"] if e["id"] == entry]
+    assert [p["name"] for p in e["players"]] == ["Ana", "Cy"] and e["name"] == "Ana & Cy"
+    assert [p["user_id"] for p in e["players"]] == [ana_id, await me(cy)]
+    # Bo is free to enter again; Cy cannot register twice
+    assert (await cy.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 409
+    assert (await bo.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 201

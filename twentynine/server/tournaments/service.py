@@ -243,10 +243,15 @@ async def replace(
         raise fail(404, "no player with that email")
     if entered_by(await entries_of(db, t.id), new.id) is not None:
         raise fail(409, f"{new.first_name} is already registered in this tournament")
+    names = await names_of(db, {i for i in (entry.user_id, entry.partner_id) if i})
+    default = " & ".join(names.get(i, "") for i in (entry.user_id, entry.partner_id) if i)
     if entry.user_id == old:
         entry.user_id = new.id
     else:
         entry.partner_id = new.id
+    if entry.name == default:  # the name was the players' names: it follows them
+        names[new.id] = new.first_name
+        entry.name = " & ".join(names[i] for i in (entry.user_id, entry.partner_id) if i)
     await bump(db, t)
     log(db, t, user.id, "replaced", entry=entry.id, out=old, into=new.id)
     await db.commit()

@@ -164,6 +164,19 @@ function matchLine(doc, m, names, act) {
     links.push(h('a', { class: 'button', href: m.conference_url, target: '_blank',
       rel: 'noopener noreferrer' }, t('tour_conference_link')));
   }
+  if (doc.you.organiser && doc.conference_per_match && m.status !== 'done'
+    && m.status !== 'void') {
+    const link = h('input', { type: 'url', name: 'match_conference', placeholder: 'https://…',
+      value: m.conference_url || '', 'aria-label': t('tour_match_link') });
+    const save = h('form', { class: 'row inline-form' }, link,
+      h('button', { type: 'submit' }, t('tour_save')));
+    save.addEventListener('submit', (event) => {
+      event.preventDefault();
+      act(`/matches/${m.id}/conference`, { conference_url: link.value.trim() })()
+        .catch((e) => toast(e.message, 'error'));
+    });
+    links.push(save);
+  }
   if (doc.you.organiser && doc.status === 'running' && m.round === doc.current_round) {
     const choices = [['', t('tour_set_result')], [m.a, t('tour_wins', { name: names[m.a] })],
       [m.b, t('tour_wins', { name: names[m.b] })]];
@@ -217,7 +230,13 @@ function entrants(doc, act) {
             'data-action': 'approve' }) : null,
         organiser && ['partner', 'pending', 'entered'].includes(e.status)
           ? button(t('tour_withdraw'), act(`/entries/${e.id}/withdraw`),
-            { class: 'link', 'data-action': 'withdraw' }) : null)))));
+            { class: 'link', 'data-action': 'withdraw' }) : null,
+        doc.you.organiser && doc.status !== 'finished' && e.status === 'entered'
+          ? e.players.filter((p) => p.user_id).map((p) => button(
+            t('tour_replace', { name: p.name }), async () => {
+              const email = window.prompt(t('tour_replace_prompt', { name: p.name }));
+              if (email) await act(`/entries/${e.id}/replace`, { user_id: p.user_id, email })();
+            }, { class: 'link', 'data-action': 'replace' })) : null)))));
 }
 
 function about(doc) {

@@ -804,4 +804,8 @@ export default {
   tour_no_matches: "এখনও কোনো ম্যাচ নেই।",
   tour_conference_link: "ভিডিও কল",
   tour_score: "স্কোর {a}–{b}",
+  tour_match_link: "এই ম্যাচের ভিডিও কল লিংক",
+  tour_save: "সংরক্ষণ",
+  tour_replace: "{name}-এর বদলে অন্য কেউ",
+  tour_replace_prompt: "{name}-এর জায়গায় যিনি খেলবেন তাঁর ইমেল:",
 };

@@ -804,4 +804,8 @@ export default {
   tour_no_matches: "No matches yet.",
   tour_conference_link: "Video call",
   tour_score: "score {a}–{b}",
+  tour_match_link: "This match's video-call link",
+  tour_save: "Save",
+  tour_replace: "Replace {name}",
+  tour_replace_prompt: "The email of the player who takes {name}'s place:",
 };

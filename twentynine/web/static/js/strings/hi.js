@@ -804,4 +804,8 @@ export default {
   tour_no_matches: "अभी कोई मैच नहीं।",
   tour_conference_link: "वीडियो कॉल",
   tour_score: "स्कोर {a}–{b}",
+  tour_match_link: "इस मैच का वीडियो कॉल लिंक",
+  tour_save: "सहेजें",
+  tour_replace: "{name} को बदलें",
+  tour_replace_prompt: "{name} की जगह खेलने वाले का ईमेल:",
 };

@@ -804,4 +804,8 @@ export default {
   tour_no_matches: "अहिलेसम्म कुनै खेल छैन।",
   tour_conference_link: "भिडियो कल",
   tour_score: "अंक {a}–{b}",
+  tour_match_link: "यो खेलको भिडियो कल लिंक",
+  tour_save: "सुरक्षित गर्नुहोस्",
+  tour_replace: "{name} लाई बदल्नुहोस्",
+  tour_replace_prompt: "{name} को ठाउँमा खेल्ने खेलाडीको इमेल:",
 };
