@@ -804,6 +804,7 @@ export default {
   tour_no_matches: "No matches yet.",
   tour_conference_link: "Video call",
   tour_score: "score {a}–{b}",
+  tour_repair: "Pair this round again",
   tour_match_link: "This match's video-call link",
   tour_save: "Save",
   tour_replace: "Replace {name}",

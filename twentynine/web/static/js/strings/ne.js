@@ -804,6 +804,7 @@ export default {
   tour_no_matches: "अहिलेसम्म कुनै खेल छैन।",
   tour_conference_link: "भिडियो कल",
   tour_score: "अंक {a}–{b}",
+  tour_repair: "यो राउन्डको जोडा फेरि मिलाउनुहोस्",
   tour_match_link: "यो खेलको भिडियो कल लिंक",
   tour_save: "सुरक्षित गर्नुहोस्",
   tour_replace: "{name} लाई बदल्नुहोस्",
