@@ -454,8 +454,8 @@ def match_json(t: Tournament, m: Match, deals: Sequence[Any]) -> dict[str, Any]:
         "conference_url": m.conference_url or (t.conference_url if m.table_id else ""),
     }
     if m.status != "done" and m.table_id:
-        score = live_score(t, deals)
-        out["live"] = {"score": list(score.score), "cards": list(score.cards), "deals": score.deals}
+        score = live_score(t, deals, cards=False)  # pages reload this after every deal
+        out["live"] = {"score": list(score.score), "deals": score.deals}
     return out
 
 
