@@ -132,6 +132,7 @@ async def test_a_6_team_round_robin_survives_a_restart(event_url: str, tmp_path:
     async with running(settings) as app:
         organiser, tid, pair = await field_with_no_shows(app, 6, format="round_robin")
         doc = await wait_for(organiser, tid, lambda d: d["current_round"] >= 3)
+        assert doc["status"] == "running"  # two rounds at least are still to be played
         await organiser.aclose()
     # the server stops in the middle of the event (tables in play) and starts again
     async with running(settings) as app:
