@@ -50,7 +50,11 @@ async def tables_of(app: FastAPI, ids: list[str]) -> dict[str, GameTable]:
 
 async def deals_of(app: FastAPI, table_id: str) -> list[DealHistory]:
     async with app.state.sessionmaker() as db:
-        return list(await db.scalars(select(DealHistory).where(DealHistory.table_id == table_id)))
+        return list(
+            await db.scalars(
+                select(DealHistory).where(DealHistory.table_id == table_id).order_by(DealHistory.id)
+            )
+        )
 
 
 def all_matches(doc: dict[str, Any]) -> list[dict[str, Any]]:

@@ -229,7 +229,9 @@ class TournamentOwner:
                     else:
                         table_steps.append(("fill" if late else "start", row.id))
             if all(m.status == "done" for m in current):
-                slots = next_slots(t, list(teams.values()), matches)
+                # a Swiss's matching takes a while for a large field (0.1-0.2 s for 128 teams,
+                # benchmarks/tournament.py): off the event loop, which the tables share
+                slots = await asyncio.to_thread(next_slots, t, list(teams.values()), matches)
                 if slots is None:
                     t.status = "finished"
                     t.finished_at = now
