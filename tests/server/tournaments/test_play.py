@@ -175,3 +175,20 @@ async def test_knockout_matches_of_two_deals_are_never_left_level(event_app: Fas
             assert decided == (i == len(deals) - 1), (m["id"], i, won)  # stops at the first lead
         assert m["result"]["score"] == won and won[0] != won[1]
         assert m["winner"] == (m["a"] if won[0] > won[1] else m["b"])
+
+
+async def test_a_knockout_with_a_third_place_match(event_app: FastAPI) -> None:
+    organiser = (await people(event_app, "Org"))[0]
+    tid = (await create(organiser, max_teams=4, third_place=True))["id"]
+    await organiser.post(f"/api/tournaments/{tid}/bots", json={"teams": 4, "level": "random"})
+    await organiser.post(f"/api/tournaments/{tid}/start")
+    doc = await wait_for(organiser, tid, finished)
+    semis, last = doc["rounds"]
+    assert [m["kind"] for m in last["matches"]] == ["match", "third_place"]
+    final, third = last["matches"]
+    losers = {m["a"] if m["winner"] == m["b"] else m["b"] for m in semis["matches"]}
+    assert {third["a"], third["b"]} == losers
+    assert {final["a"], final["b"]} == {m["winner"] for m in semis["matches"]}
+    places = {r["entry"]: r["place"] for r in doc["ranking"]}
+    assert places[final["winner"]] == 1 and places[third["winner"]] == 3
+    assert sorted(places.values()) == [1, 2, 3, 4]
