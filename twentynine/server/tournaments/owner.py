@@ -26,6 +26,7 @@ from sqlalchemy import or_, select, update
 
 from ..db import utcnow
 from ..tables.models import TableSeat
+from ..tables.runtime import STANDIN_LEVEL
 from .models import Entry, Match, Tournament
 from .results import MatchScore
 from .rounds import next_slots, open_round
@@ -285,14 +286,12 @@ class TournamentOwner:
                 for seat in runtime.seats:
                     if not seat.bot and not seat.joined:
                         seat.joined = True
-                        seat.standin = STANDIN
+                        seat.standin = STANDIN_LEVEL
             if all(s.bot or (s.user_id is not None and s.joined) for s in runtime.seats):
                 await runtime.start_game()
 
         await runtime.submit(start)
 
-
-STANDIN = "intermediate"
 
 
 def people(e: Entry) -> list[int]:
