@@ -53,6 +53,8 @@ async def test_creating_needs_a_standard_account_and_a_sound_body(event_app: Fas
     assert doc["status"] == "registration" and doc["you"]["organiser"]
     listed = (await basic.get("/api/tournaments")).json()
     assert [t["id"] for t in listed] == [doc["id"]] and listed[0]["registration_open"]
+    assert listed[0]["you"] == {"organiser": False, "entered": False}
+    assert (await organiser.get("/api/tournaments")).json()[0]["you"]["organiser"] is True
 
 
 async def test_registration_refusals(event_app: FastAPI) -> None:

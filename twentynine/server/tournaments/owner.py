@@ -293,7 +293,6 @@ class TournamentOwner:
         await runtime.submit(start)
 
 
-
 def people(e: Entry) -> list[int]:
     return [u for u in (e.user_id, e.partner_id) if u is not None]
 

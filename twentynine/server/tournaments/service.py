@@ -399,7 +399,7 @@ def summary(t: Tournament, organiser: str, teams: int) -> dict[str, Any]:
     }
 
 
-async def listing(db: AsyncSession) -> list[dict[str, Any]]:
+async def listing(db: AsyncSession, viewer: User | None = None) -> list[dict[str, Any]]:
     rows = list(await db.scalars(select(Tournament).order_by(Tournament.id.desc()).limit(200)))
     names = await names_of(db, {t.organiser_id for t in rows})
     counts: dict[int, list[Entry]] = {}
@@ -408,9 +408,16 @@ async def listing(db: AsyncSession) -> list[dict[str, Any]]:
             select(Entry).where(Entry.tournament_id.in_([t.id for t in rows]))
         ):
             counts.setdefault(e.tournament_id, []).append(e)
-    return [
-        summary(t, names.get(t.organiser_id, ""), teams_held(counts.get(t.id, []))) for t in rows
-    ]
+    out = []
+    for t in rows:
+        entries = counts.get(t.id, [])
+        item = summary(t, names.get(t.organiser_id, ""), teams_held(entries))
+        item["you"] = {
+            "organiser": viewer is not None and viewer.id == t.organiser_id,
+            "entered": viewer is not None and entered_by(entries, viewer.id) is not None,
+        }
+        out.append(item)
+    return out
 
 
 def _player(user_id: int | None, bot: str, names: dict[int, str]) -> dict[str, Any] | None:
