@@ -802,6 +802,7 @@ export default {
   tour_no_matches: "এখনও কোনো ম্যাচ নেই।",
   tour_conference_link: "ভিডিও কল",
   tour_score: "স্কোর {a}–{b}",
+  tour_notice_entry: "{tournament}-এ নতুন নাম এসেছে।",
   tour_you_entered: "আপনার নাম আছে",
   tour_repair: "এই রাউন্ডের জোড় আবার ঠিক করুন",
   tour_match_link: "এই ম্যাচের ভিডিও কল লিংক",

@@ -802,6 +802,7 @@ export default {
   tour_no_matches: "No matches yet.",
   tour_conference_link: "Video call",
   tour_score: "score {a}–{b}",
+  tour_notice_entry: "A new entry in {tournament}.",
   tour_you_entered: "you are entered",
   tour_repair: "Pair this round again",
   tour_match_link: "This match's video-call link",

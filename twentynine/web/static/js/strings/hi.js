@@ -802,6 +802,7 @@ export default {
   tour_no_matches: "अभी कोई मैच नहीं।",
   tour_conference_link: "वीडियो कॉल",
   tour_score: "स्कोर {a}–{b}",
+  tour_notice_entry: "{tournament} में नई प्रविष्टि आई है।",
   tour_you_entered: "आप शामिल हैं",
   tour_repair: "इस राउंड की जोड़ियाँ फिर से बनाएँ",
   tour_match_link: "इस मैच का वीडियो कॉल लिंक",

@@ -802,6 +802,7 @@ export default {
   tour_no_matches: "अहिलेसम्म कुनै खेल छैन।",
   tour_conference_link: "भिडियो कल",
   tour_score: "अंक {a}–{b}",
+  tour_notice_entry: "{tournament} मा नयाँ दर्ता आयो।",
   tour_you_entered: "तपाईं सामेल हुनुहुन्छ",
   tour_repair: "यो राउन्डको जोडा फेरि मिलाउनुहोस्",
   tour_match_link: "यो खेलको भिडियो कल लिंक",
