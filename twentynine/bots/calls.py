@@ -172,8 +172,10 @@ def call_weight(
 class CallSearch:
     """Samples and their solved values, kept for the hand (and so for one deal's calls)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, max_samples: int = MAX_SAMPLES) -> None:
         self.rng = rng
+        #: the most samples kept and solved for one hand
+        self.max_samples = max_samples
         self._key: tuple[int, int, int] | None = None
         self.deals: list[Deal] = []
 
@@ -192,7 +194,6 @@ class CallSearch:
         seat: int,
         deadline: float,
         jobs: list[tuple[int, int]],
-        max_samples: int = MAX_SAMPLES,
     ) -> list[Deal]:
         """Samples solved for every (bidder, trump) of ``jobs`` (trump -1: the bidder's likely
         suit in each sample), until ``deadline`` (a ``time.perf_counter()``) or
@@ -202,7 +203,7 @@ class CallSearch:
         first = hand if hand.bit_count() <= 4 else _first_four(v, seat, hand)
         i = 0
         clock = time.perf_counter
-        while i < max_samples and clock() < deadline:
+        while i < self.max_samples and clock() < deadline:
             if i >= len(deals):
                 deals.append(deal_sample(first, hand, seat, self.rng))
             d = deals[i]

@@ -15,12 +15,14 @@ searched and the sampled deals weighed (the ``expert-rules`` variant): kept for 
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
 from ..engine.actions import Act, Action
 from ..engine.state import Phase, RoundState
 from ..engine.views import View
+from .calls import MIN_SAMPLES as MIN_CALL_SAMPLES
 from .calls import CallSearch, bid_by_search, call_weight, doubling_by_search, trump_by_search
 from .intermediate import IntermediateBot
 from .knowledge import Knowledge, sample_world
@@ -61,6 +63,8 @@ class ExpertBot(IntermediateBot):
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         self._calls = CallSearch(random.Random(None if seed is None else seed + 1))
+        if worlds:  # repeatable: a fixed number of samples, whatever the time
+            self._calls.max_samples = max(MIN_CALL_SAMPLES, worlds)
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -81,7 +85,10 @@ class ExpertBot(IntermediateBot):
 
     # -- the calls -----------------------------------------------------------------------------
     def _call(self, view: View) -> Action | None:
-        deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
+        if self.fixed_worlds:
+            deadline = math.inf
+        else:
+            deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
         if view.phase is Phase.AUCTION:
             return bid_by_search(view, self._calls, deadline)
         if view.phase is Phase.TRUMP:
