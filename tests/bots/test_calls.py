@@ -121,3 +121,38 @@ def test_the_calls_ignore_cards_they_cannot_see() -> None:
         v1, v2 = view(st, 0), view(st2, 0)
         assert v1 == v2 and legal_actions(st) == legal_actions(st2)
         assert ExpertBot(5, worlds=8).choose(v1) == ExpertBot(5, worlds=8).choose(v2)
+
+
+def test_single_hand_odds_follow_the_cards() -> None:
+    """Eight top cards take every trick in every sample; a hand with a bare low card in a
+    suit the others hold does not."""
+    from twentynine.bots.calls import single_hand_odds
+
+    rules = STANDARD
+    rng = random.Random(2)
+    sure = mask("JS 9S AS TS KS QS 8S 7S")  # every spade: nobody else can follow
+    risky = mask("JS 9S AS TS KS QS 8S 7H")
+    for hand, lo, hi in ((sure, 1.0, 1.0), (risky, 0.0, 0.7)):
+        deals = [deal_sample(hand & 0xF0F0F0F0 or hand, hand, 0, rng) for _ in range(12)]
+        odds = single_hand_odds(deals, 0, rules, math.inf)
+        assert lo <= odds <= hi, (hand, odds)
+
+
+def test_expert_calls_single_hand_and_redoubles_only_when_legal() -> None:
+    """Whole deals under the standard rules: every call the expert makes in the seventh-card
+    Redouble and Single Hand phases is legal."""
+    rng = random.Random(12)
+    seen = set()
+    for n in range(30):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        st, _ = start_round(STANDARD, n % 4, deck)
+        bots = [ExpertBot(7 * n + s, worlds=6) for s in range(4)]
+        while st.phase.name != "PLAY" and not st.is_over:
+            seat = to_act(st)[0]
+            v = view(st, seat)
+            action = bots[seat].choose(v)
+            assert action in v.legal
+            seen.add(st.phase.name)
+            st, _ = apply(st, action)
+    assert "SINGLE_HAND" in seen

@@ -1,4 +1,5 @@
-"""The expert's calls by search: bids, trump, Double/Redouble/SetDouble.
+"""The expert's calls by search: bids, trump, Double/Redouble/SetDouble, the seventh-card
+Redouble and Single Hand.
 
 For a call, the expert deals the cards it cannot see at random (``Deal``: every other seat's
 eight cards and the rest of its own), weighs each deal by how likely the calls heard so far are
@@ -25,9 +26,9 @@ import time
 from dataclasses import dataclass, field
 
 from ..engine.actions import Act, Action
-from ..engine.cards import mask_of
+from ..engine.cards import mask_of, mask_points
 from ..engine.rules import Rules
-from ..engine.state import REGULAR_STAKES, partner, team_of
+from ..engine.state import REGULAR_STAKES, TrumpMode, partner, team_of
 from ..engine.views import View
 from .evaluate import best_trump, defenders_odds
 from .solver import best_value, open_state
@@ -179,10 +180,8 @@ class CallSearch:
         self._key: tuple[int, int, int] | None = None
         self.deals: list[Deal] = []
 
-    def _deals_for(self, v: View, seat: int) -> list[Deal]:
-        hand = mask_of(v.hands[seat] or ())
-        first = hand if hand.bit_count() <= 4 else _first_four(v, seat, hand)
-        key = (seat, first, v.dealer)
+    def _deals_for(self, v: View, seat: int, hand: int) -> list[Deal]:
+        key = (seat, hand, v.dealer)
         if key != self._key:
             self._key = key
             self.deals = []
@@ -198,8 +197,8 @@ class CallSearch:
         """Samples solved for every (bidder, trump) of ``jobs`` (trump -1: the bidder's likely
         suit in each sample), until ``deadline`` (a ``time.perf_counter()``) or
         ``max_samples``. Samples kept from earlier calls count (and cost little)."""
-        deals = self._deals_for(v, seat)
-        hand = mask_of(v.hands[seat] or ())
+        hand = _held(v, seat)
+        deals = self._deals_for(v, seat, hand)
         first = hand if hand.bit_count() <= 4 else _first_four(v, seat, hand)
         i = 0
         clock = time.perf_counter
@@ -215,11 +214,24 @@ class CallSearch:
         return deals[:i]
 
 
+def _held(v: View, seat: int) -> int:
+    """Every card the seat holds, the face-down seventh card included (its bidder sees it)."""
+    hand = mask_of(v.hands[seat] or ())
+    if v.indicator is not None and v.bidder == seat:
+        hand |= 1 << v.indicator
+    return hand
+
+
 def _first_four(v: View, seat: int, hand: int) -> int:
     """The seat's first four cards, when it holds eight: the ones it held in the auction are
     not told apart in the view, so any four of the eight (the first four listed) stand in."""
     cards = v.hands[seat] or ()
-    return mask_of(cards[:4]) if len(cards) > 4 else hand
+    if len(cards) <= 4:
+        return hand
+    four = 0
+    for c in sorted(cards)[:4]:
+        four |= 1 << c
+    return four
 
 
 def _weights(deals: list[Deal], v: View, seat: int) -> list[float]:
@@ -376,6 +388,65 @@ def doubling_by_search(v: View, search: CallSearch, deadline: float) -> Action |
     return call if p_make > REDOUBLE_ABOVE else passing
 
 
+def seventh_redouble_by_search(v: View, search: CallSearch, deadline: float) -> Action | None:
+    """The bidder who named the seventh card, doubled, redoubles when its eight cards (the
+    seventh now seen) make the target likely enough in the sampled deals."""
+    seat = v.viewer
+    assert seat is not None
+    passing = next((a for a in v.legal if a.act is Act.PASS), None)
+    call = next((a for a in v.legal if a.act is Act.REDOUBLE), None)
+    if v.indicator is None or passing is None or call is None:
+        return None
+    trump = v.indicator >> 3
+    target = v.target if v.target is not None else v.bid
+    deals = search.run(v, seat, deadline, [(seat, trump)])
+    if len(deals) < MIN_SAMPLES:
+        return None
+    p_make, _ = contract_odds(deals, _weights(deals, v, seat), v, seat, trump, target)
+    return call if p_make > REDOUBLE_ABOVE else passing
+
+
+#: the chance of taking every trick needed to call Single Hand (it replaces a contract whose
+#: value is not known here: only a near-certain Single Hand is worth it)
+SINGLE_HAND_ODDS = 0.8
+
+
+def single_hand_odds(deals: list[Deal], caller: int, rules: Rules, deadline: float) -> float:
+    """The share of the sampled deals in which ``caller``, alone on lead with no trump, takes
+    every trick (solved exactly; at least ``MIN_SAMPLES`` deals, then until ``deadline``)."""
+    won = n = 0
+    for d in deals:
+        if n >= MIN_SAMPLES and time.perf_counter() >= deadline:
+            break
+        st = open_state(d.hands, 0, caller, _played_out(rules), caller)
+        st.caller = caller  # the partner sits out (the solver leaves its cards aside)
+        st.trump = -1
+        st.trump_mode = TrumpMode.NONE
+        st.trump_shown = False
+        st.target = 0
+        # every point in play (the partner's cards sit out) is the caller's only when it
+        # takes every trick: a lost trick ends the deal, the points still out going to nobody
+        in_play = 28 + rules.last_trick_point - mask_points(d.hands[partner(caller)])
+        won += best_value(st) >= in_play
+        n += 1
+    return won / n if n else 0.0
+
+
+def single_hand_by_search(v: View, search: CallSearch, deadline: float) -> Action | None:
+    """Call Single Hand when the exact solver takes every trick in enough sampled deals."""
+    seat = v.viewer
+    assert seat is not None
+    passing = next((a for a in v.legal if a.act is Act.PASS), None)
+    call = next((a for a in v.legal if a.act is Act.SINGLE_HAND), None)
+    if passing is None or call is None:
+        return None
+    deals = search.run(v, seat, deadline, [])
+    if len(deals) < MIN_SAMPLES:
+        return None
+    odds = single_hand_odds(deals, seat, v.rules, deadline)
+    return call if odds >= SINGLE_HAND_ODDS else passing
+
+
 __all__ = [
     "CallSearch",
     "Deal",
@@ -384,5 +455,8 @@ __all__ = [
     "contract_odds",
     "deal_sample",
     "doubling_by_search",
+    "seventh_redouble_by_search",
+    "single_hand_by_search",
+    "single_hand_odds",
     "trump_by_search",
 ]
