@@ -24,6 +24,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..engine.actions import Act, Action
 from ..engine.cards import mask_of, mask_points
@@ -68,7 +69,7 @@ class Deal:
         """The bidder's team's points with ``trump`` (-1: the suit the bidder's first four
         cards in this sample would name)."""
         if trump < 0:
-            trump = best_trump(self.first[bidder])[0]
+            trump = likely_trump(self.first[bidder])
         key = (bidder, trump)
         got = self.points.get(key)
         if got is None:
@@ -124,10 +125,18 @@ def deal_sample(known_first: int, known: int, seat: int, rng: random.Random) -> 
 
 
 # -- inference: how likely are the calls heard, given the cards a sample deals ----------------
+@lru_cache(maxsize=1 << 16)
 def _worth(first: int) -> float:
     """What four cards are worth to their holder as bidder: the expected points of the best
-    trump (the fitted model of ``evaluate.py``)."""
+    trump (the fitted model of ``evaluate.py``). Kept: the same fours come up again and again
+    in the samples of a deal, and the play weighs every sampled deal by them."""
     return best_trump(first)[1]
+
+
+@lru_cache(maxsize=1 << 16)
+def likely_trump(first: int) -> int:
+    """The suit these four cards would name as trump (the fitted model)."""
+    return best_trump(first)[0]
 
 
 def call_weight(
@@ -349,7 +358,7 @@ def trump_by_search(v: View, search: CallSearch, deadline: float) -> Action | No
             # the trump is the suit of the seventh card: the third of the second four
             made = mean = 0.0
             for d, w in zip(deals, weights, strict=True):
-                suit = d.seventh >> 3 if d.seventh >= 0 else best_trump(d.first[seat])[0]
+                suit = d.seventh >> 3 if d.seventh >= 0 else likely_trump(d.first[seat])
                 pts = d.points[(seat, suit)]
                 made += w * (pts >= target)
                 mean += w * pts
