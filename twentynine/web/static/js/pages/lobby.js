@@ -5,7 +5,7 @@ import { t } from '../i18n.js';
 import { go } from '../router.js';
 import { isMember } from '../session.js';
 import { rulesEditor } from '../rulesform.js';
-import { joinButton, tableItem, watchButton } from '../tables.js';
+import { botName, joinButton, tableItem, watchButton } from '../tables.js';
 import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
 
 export function render(root) {
@@ -53,7 +53,7 @@ async function createForm(box) {
   const editor = await rulesEditor();
   const { levels, best } = await get('/api/web/bots');
   const seatChoices = [['open', t('open_seat')], ...levels.map((lv) =>
-    [`bot:${lv}`, t('bot_named', { level: lv })])];
+    [`bot:${lv}`, t('bot_named', { level: botName(lv) })])];
   const seatKeys = ['seat_after_you', 'seat_partner', 'seat_before_you'];
   const seats = seatKeys.map((key, i) => field(t(key), selectEl(`seat${i}`, seatChoices, 'open')));
   const kind = selectEl('kind', [['public', t('kind_public')], ['private', t('kind_private')]],
@@ -64,7 +64,7 @@ async function createForm(box) {
   const form = h('form', { class: 'stack', 'aria-label': t('create_table') },
     field(t('table_name'), name), field(t('kind'), kind), seats, editor.el,
     field(t('takeover_seconds'), takeover, t('takeover_hint')),
-    h('p', { class: 'hint' }, t('best_bot', { level: best })),
+    h('p', { class: 'hint' }, t('best_bot', { level: botName(best) })),
     h('button', { type: 'submit', class: 'primary' }, t('create_table')));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
