@@ -23,7 +23,7 @@ import pytest_asyncio
 from twentynine.engine.cards import card_code, cards_in, sorted_for_display
 from twentynine.engine.state import RoundState, partner
 from twentynine.engine.views import View, spectator_view, view
-from twentynine.server.tables import runtime as runtime_module
+from twentynine.server.tables import bot_moves, broadcast
 from twentynine.server.tables.runtime import TableRuntime
 
 from .audit import AuditClient, Auditor, Harness
@@ -381,8 +381,10 @@ def leak(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     for name, patch in LEAKS[request.param]:
         if name == "table_json":
             monkeypatch.setattr(TableRuntime, "table_json", patch(TableRuntime.table_json))
-        else:
-            monkeypatch.setattr(runtime_module, name, patch)
+        else:  # wherever the runtime's parts call it: the broadcast, and the bots' views
+            for module in (broadcast, bot_moves):
+                if hasattr(module, name):
+                    monkeypatch.setattr(module, name, patch)
     yield request.param
 
 

@@ -1,0 +1,194 @@
+"""What each connection is sent: the table, its own view of the game (through the engine's
+view functions only), and the events of each version."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+import orjson
+
+from ...engine import event_json
+from ...engine.events import Event
+from ...engine.game import GameOver, ScoreChanged
+from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
+from .base import TableParts
+from .connection import OUTBOX_LIMIT, Connection
+
+log = logging.getLogger("twentynine.tables")
+
+
+class Broadcast(TableParts):
+    def viewer_seats(self, conn: Connection) -> frozenset[int]:
+        """The seats whose hands a spectator connection sees."""
+        if self.info.spectators_see == "none":
+            return frozenset()
+        seen = set(conn.toggled)
+        host_seat = self.seat_of(self.info.host_id)
+        if host_seat is not None:
+            seen.add(host_seat)
+        return frozenset(seen)
+
+    def view_for(self, conn: Connection) -> View | None:
+        if self.game is None:
+            return None
+        rnd = self.game.round
+        if conn.seat is not None:
+            return view(rnd, conn.seat)
+        return spectator_view(rnd, self.viewer_seats(conn))
+
+    def table_json(self, conn: Connection | None = None) -> dict[str, Any]:
+        game = self.game
+        out: dict[str, Any] = {
+            "id": self.info.id,
+            "kind": self.info.kind,
+            "name": self.info.name,
+            "host_id": self.info.host_id,
+            "status": self.status,
+            "rules": self.info.rules_spec.to_json(),
+            "direction": self.rules.direction,
+            "conference_url": self.info.conference_url,
+            "spectators_see": self.info.spectators_see,
+            "takeover_seconds": self.info.takeover_seconds,
+            "version": self.version,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "user_id": s.user_id,
+                    "bot": s.bot if not s.bot.startswith("http") else "external",
+                    "standin": bool(s.standin),
+                    "joined": s.joined or s.is_bot,
+                    "connected": s.connections > 0 or s.is_bot,
+                    "takeover_at": s.takeover_at,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "game": None
+            if game is None
+            else {
+                "scores": list(game.scores),
+                "red_sets": list(game.red_sets),
+                "black_sets": list(game.black_sets),
+                "deals": game.deals,
+                "rounds_played": game.rounds_played,
+                "rounds_won": list(game.rounds_won),
+                "over": game.over,
+                "winner": game.winner,
+                "game_no": self.game_no,
+            },
+        }
+        if conn is not None:
+            out["you"] = self._you(conn)
+        return out
+
+    def _you(self, conn: Connection) -> dict[str, Any]:
+        return {
+            "user_id": conn.user_id,
+            "seat": conn.seat,
+            "spectator": conn.spectator,
+            "host": conn.user_id is not None and conn.user_id == self.info.host_id,
+            "sees": sorted(self.viewer_seats(conn)) if conn.spectator else [conn.seat],
+            "can_toggle": conn.spectator and self.info.spectators_see != "none",
+        }
+
+    def message_for(
+        self,
+        conn: Connection,
+        events: list[dict[str, Any]],
+        snapshot: bool = False,
+        table: dict[str, Any] | None = None,
+        view_json: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """A state message for ``conn``; a broadcast passes the table (without "you") and the
+        view it built once for all who see the same."""
+        if view_json is None:
+            v = self.view_for(conn)
+            view_json = None if v is None else v.to_json()
+        return {
+            "type": "state",
+            "version": self.version,
+            "snapshot": snapshot,
+            "events": events,
+            "table": self.table_json(conn) if table is None else {**table, "you": self._you(conn)},
+            "view": view_json,
+        }
+
+    def _broadcast(self, events: list[dict[str, Any]], snapshot: bool = False) -> None:
+        """Each connection's own message: the table and each distinct view built once."""
+        table = self.table_json()
+        views: dict[int | frozenset[int], dict[str, Any] | None] = {}
+        public: dict[str, Any] | None = None  # the part of every view that is the same
+        rnd = None if self.game is None else self.game.round
+        for conn in list(self.conns):
+            key = conn.seat if conn.seat is not None else self.viewer_seats(conn)
+            if key not in views:
+                if rnd is None:
+                    views[key] = None
+                else:
+                    if public is None:
+                        public = shared_json(rnd)
+                    if isinstance(key, int):
+                        private = seat_private_json(rnd, key)
+                    else:
+                        private = spectator_view(rnd, key).private_json()
+                    views[key] = {**public, **private}
+            self.push(
+                conn,
+                self.message_for(conn, events, snapshot, table=table, view_json=views[key]),
+            )
+
+    def push(self, conn: Connection, message: dict[str, Any]) -> None:
+        if conn.closed:
+            return
+        if len(conn.outbox) >= OUTBOX_LIMIT:  # a client that cannot keep up reconnects
+            log.warning("table %s: dropping a slow connection", self.info.id)
+            conn.closed = True
+            self.conns.discard(conn)
+            conn.outbox.append(None)
+        else:
+            conn.outbox.append(message)
+        conn.kick()
+
+    def catch_up(self, conn: Connection, last_version: int | None) -> dict[str, Any]:
+        """What a (re)connecting client missed since ``last_version``: the events in between
+        when we still have them, else a fresh snapshot; always with its current view."""
+        if last_version is not None and last_version <= self.version:
+            missed = [orjson.loads(evs) for ver, evs in self.recent if ver > last_version]
+            have_all = last_version == self.version or (
+                self.recent and self.recent[0][0] <= last_version + 1
+            )
+            if have_all:
+                return self.message_for(conn, [e for evs in missed for e in evs])
+        return self.message_for(conn, [], snapshot=True)
+
+    async def _close(self, conn: Connection) -> None:
+        conn.closed = True
+        conn.outbox.append(None)
+        conn.kick()
+
+
+def chat_json(row: Any) -> dict[str, Any]:
+    at = row.created_at
+    return {
+        "id": row.id,
+        "name": row.name,
+        "user_id": row.user_id,
+        "spectator": row.spectator,
+        "text": row.text,
+        "at": at.replace(tzinfo=dt.UTC).isoformat() if at else None,
+    }
+
+
+def game_event_json(e: Event | ScoreChanged | GameOver) -> dict[str, Any]:
+    if isinstance(e, ScoreChanged):
+        return {
+            "type": "score",
+            "scores": list(e.scores),
+            "red_sets": list(e.red_sets),
+            "black_sets": list(e.black_sets),
+        }
+    if isinstance(e, GameOver):
+        return {"type": "game_over", "winner": e.winner}
+    return event_json(e)

@@ -1,0 +1,92 @@
+"""One WebSocket of a table: who it is, what it sees, and its outbox."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: messages a connection may have waiting; a client that falls further behind is dropped
+#: (it reconnects and gets a fresh snapshot)
+OUTBOX_LIMIT = 256
+
+
+@dataclass(eq=False, slots=True)
+class Connection:
+    """One WebSocket: who it is, what it sees, and what waits to be sent to it.
+
+    Messages wait in ``outbox`` and go out in order: at once through ``send_now`` when the
+    socket has one (a plain function that writes the frame, or answers False when it cannot
+    now), else from a sending task that runs only while there is something to send (an idle
+    connection holds no task). ``None`` in the outbox closes the socket (code 4000: reconnect
+    for a fresh snapshot). Nothing is sent before ``open`` is called (the first message, the
+    snapshot, goes out before anything queued). Thousands sit idle at once, so the fields are
+    small: slots, and lists rather than deques (an empty deque holds a 64-slot block)."""
+
+    user_id: int | None
+    name: str
+    seat: int | None  # the seat it plays, or None for a spectator
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    close_socket: Callable[[], Awaitable[None]] | None = None
+    send_now: Callable[[dict[str, Any]], bool] | None = None
+    toggled: frozenset[int] = frozenset()
+    outbox: list[dict[str, Any] | None] = field(default_factory=list)
+    #: when its latest messages came (monotonic seconds), for the socket's rate limit
+    last_messages: list[float] = field(default_factory=list)
+    closed: bool = False
+    opened: bool = False
+    sending: asyncio.Task[None] | None = None
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat is None
+
+    def open(self) -> None:
+        self.opened = True
+        self.kick()
+
+    def kick(self) -> None:
+        if not self.opened or not self.outbox:
+            return
+        if self.sending is not None and not self.sending.done():
+            return  # the sending task takes what was added
+        outbox, send_now = self.outbox, self.send_now
+        if send_now is not None:
+            try:
+                while outbox and outbox[0] is not None and send_now(outbox[0]):
+                    del outbox[0]
+            except Exception:
+                self._gone()
+                return
+        if outbox:
+            self.sending = asyncio.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            while self.outbox:
+                message = self.outbox.pop(0)  # a short list: most often one message
+                if message is None:
+                    self.outbox.clear()
+                    if self.close_socket is not None:
+                        await self.close_socket()
+                    return
+                await self.send(message)
+        except Exception:
+            self._gone()
+
+    def _gone(self) -> None:
+        """A write failed: the socket went away (its reader ends the connection)."""
+        self.closed = True
+        self.outbox.clear()
+
+    async def stop(self) -> None:
+        """The socket ended: stop sending."""
+        self.closed = True
+        self.outbox.clear()
+        task = self.sending
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

@@ -1,0 +1,78 @@
+"""People coming and going: a seat's connections, and the stand-in bot that takes over the
+seat of a person who stays away."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from .base import TableParts
+from .connection import Connection
+from .seats import STANDIN_LEVEL
+
+
+class Presence(TableParts):
+    async def connect(self, conn: Connection, last_version: int | None) -> dict[str, Any]:
+        async def command() -> dict[str, Any]:
+            self.conns.add(conn)
+            if conn.seat is not None:
+                seat = self.seats[conn.seat]
+                seat.connections += 1
+                await self.fanout.presence(self.info.id, conn.seat, seat.connections)
+                if seat.away_since is not None or seat.standin or seat.takeover_at:
+                    seat.away_since = seat.takeover_at = None
+                    self._cancel_timer(f"takeover-{conn.seat}")
+                    if seat.standin:  # the player takes the seat back from the bot
+                        seat.standin = ""
+                        self.bots.pop(conn.seat, None)
+                    await self._commit([{"type": "seat_back", "seat": conn.seat}])
+            return self.catch_up(conn, last_version)
+
+        result: dict[str, Any] = await self.submit(command)
+        return result
+
+    async def disconnect(self, conn: Connection) -> None:
+        async def command() -> None:
+            if conn not in self.conns:
+                return
+            self.conns.discard(conn)
+            if conn.seat is None:
+                return
+            seat = self.seats[conn.seat]
+            seat.connections = max(0, seat.connections - 1)
+            await self.fanout.presence(self.info.id, conn.seat, seat.connections)
+            if (
+                seat.connections == 0
+                and self.status == "playing"
+                and not await self._seat_connected(conn.seat)
+            ):
+                seat.away_since = time.monotonic()
+                wait = self.info.takeover_seconds
+                seat.takeover_at = time.time() + wait
+                if self.leader:
+                    self._start_timer(f"takeover-{conn.seat}", wait, self._takeover(conn.seat))
+                # stored, so that whichever process leads the table runs the takeover
+                await self._commit([{"type": "seat_away", "seat": conn.seat, "seconds": wait}])
+
+        await self.submit(command)
+        await self._close(conn)
+
+    def _takeover(self, seat_no: int) -> Callable[[], Awaitable[None]]:
+        async def command() -> None:
+            seat = self.seats[seat_no]
+            if (
+                self.status == "playing"
+                and not seat.bot
+                and not seat.standin
+                and not await self._seat_connected(seat_no)
+            ):
+                seat.standin = STANDIN_LEVEL
+                seat.takeover_at = None
+                await self._commit([{"type": "bot_takeover", "seat": seat_no}])
+
+        return command
+
+    async def _seat_connected(self, seat_no: int) -> bool:
+        anywhere = await self.fanout.connected(self.info.id, seat_no)
+        return self.seats[seat_no].connections > 0 if anywhere is None else anywhere

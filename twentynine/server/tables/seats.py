@@ -1,0 +1,139 @@
+"""The four seats: who sits where (a person, a bot, a stand-in for an absent person), and
+the commands that take, leave and fill them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import TableParts
+from .errors import TableError
+
+
+def _standin_level() -> str:
+    """The level of the bot that plays for an absent person: quick and sound."""
+    from ...bots import LEVELS
+
+    for level in ("intermediate", "beginner", "random"):
+        if level in LEVELS:
+            return level
+    raise RuntimeError("no bot levels")
+
+
+STANDIN_LEVEL = _standin_level()
+
+
+@dataclass
+class Seat:
+    user_id: int | None = None
+    name: str = ""
+    bot: str = ""  # level or URL of a bot sitting here; "" for a person (or an empty seat)
+    joined: bool = False
+    standin: str = ""  # a bot playing for an absent person
+    connections: int = 0
+    away_since: float | None = None  # monotonic time the person left
+    takeover_at: float | None = None  # wall-clock time the stand-in bot takes over
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def empty(self) -> bool:
+        return not self.bot and self.user_id is None
+
+    @property
+    def controller(self) -> str:
+        """The bot that acts for this seat now, or "" when a person does."""
+        return self.bot or self.standin
+
+
+def seat_name(user_id: int | None, bot: str, names: dict[int, str]) -> str:
+    if bot:
+        return "Bot" if bot.startswith(("http://", "https://")) else bot.capitalize()
+    return names.get(user_id or 0, "")
+
+
+class SeatCommands(TableParts):
+    async def join(self, user_id: int, name: str, wanted: int | None = None) -> int:
+        """Take (or confirm) a seat; the game starts once every seat is taken and joined."""
+
+        async def command() -> int:
+            if self.status == "closed":
+                raise TableError("closed", "the table is closed")
+            seat_no = self.seat_of(user_id)
+            if seat_no is None:
+                if self.info.kind in ("hosted", "solo"):
+                    raise TableError("not_invited", "you have no seat at this table")
+                seat_no = self._free_seat(wanted)
+                seat = self.seats[seat_no]
+                if seat.bot:
+                    self.bots.pop(seat_no, None)
+                seat.user_id, seat.name, seat.bot, seat.standin = user_id, name, "", ""
+            self.seats[seat_no].joined = True
+            if self.status == "waiting" and all(
+                (s.bot or (s.user_id is not None and s.joined)) for s in self.seats
+            ):
+                await self.start_game()
+            else:
+                await self._commit([{"type": "seat_taken", "seat": seat_no}], seats_changed=True)
+            return seat_no
+
+        result: int = await self.submit(command)
+        return result
+
+    def _free_seat(self, wanted: int | None) -> int:
+        order = [wanted] if wanted is not None else []
+        order += [i for i, s in enumerate(self.seats) if s.empty]
+        order += [i for i, s in enumerate(self.seats) if s.is_bot]
+        for i in order:
+            if i is not None and (self.seats[i].empty or self.seats[i].is_bot):
+                return i
+        raise TableError("full", "no open seat at this table")
+
+    async def leave(self, user_id: int) -> None:
+        async def command() -> None:
+            seat_no = self.seat_of(user_id)
+            if seat_no is None:
+                raise TableError("not_seated", "you have no seat at this table")
+            if self.info.kind == "hosted":
+                raise TableError("hosted", "a hosted game keeps its players; the host can close it")
+            if self.status == "waiting":
+                self.seats[seat_no] = Seat()
+            else:  # a bot takes the seat for good (someone may take it over later)
+                self.seats[seat_no] = Seat(name="Bot", bot=STANDIN_LEVEL, joined=True)
+            self.bots.pop(seat_no, None)
+            self._cancel_timer(f"takeover-{seat_no}")
+            if not self.humans():
+                self.status = "closed"
+            await self._commit([{"type": "seat_left", "seat": seat_no}], seats_changed=True)
+
+        await self.submit(command)
+
+    async def fill_with_bots(self, user_id: int | None, level: str = STANDIN_LEVEL) -> None:
+        async def command() -> None:
+            if user_id is None or user_id != self.info.host_id:
+                raise TableError("not_host", "only the table's host can seat bots")
+            if self.info.kind == "hosted":
+                raise TableError("hosted", "a hosted game is played by the host's friends")
+            for i, s in enumerate(self.seats):
+                if s.empty:
+                    self.seats[i] = Seat(name=level.capitalize(), bot=level, joined=True)
+            if self.status == "waiting" and all(
+                (s.bot or (s.user_id is not None and s.joined)) for s in self.seats
+            ):
+                await self.start_game()
+            else:
+                await self._commit([{"type": "bots_seated"}], seats_changed=True)
+
+        await self.submit(command)
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None and not s.bot]
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        if user_id is None:
+            return None
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id and not s.bot:
+                return i
+        return None
