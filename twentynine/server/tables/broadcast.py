@@ -15,6 +15,7 @@ from ...engine.game import GameOver, ScoreChanged
 from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
 from .base import TableParts
 from .connection import OUTBOX_LIMIT, Connection
+from .history import deal_events
 
 log = logging.getLogger("twentynine.tables")
 
@@ -161,7 +162,9 @@ class Broadcast(TableParts):
             )
             if have_all:
                 return self.message_for(conn, [e for evs in missed for e in evs])
-        return self.message_for(conn, [], snapshot=True)
+        message = self.message_for(conn, [], snapshot=True)
+        message["history"] = deal_events(self.info.rules_spec, self.game, self.actions)
+        return message
 
     async def _close(self, conn: Connection) -> None:
         conn.closed = True

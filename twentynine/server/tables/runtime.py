@@ -14,7 +14,8 @@ the same queue with the same views as people.
 - ``bot_moves``: bots moving through the queue with their seat's view;
 - ``timers``: tasks that wait, then queue a command;
 - ``broadcast``: each connection's own message (``connection``: a socket's outbox);
-- ``remote``: other processes' versions, the lease holder's duties.
+- ``remote``: other processes' versions, the lease holder's duties;
+- ``again``: a new game once one is over (``history``: the deal so far, told again).
 
 This module holds the table's identity (``TableInfo``), its stored snapshot and the commit
 every change ends with, and the few commands of the table as a whole.
@@ -40,6 +41,7 @@ from ...engine.records import RulesSpec
 from ...engine.rules import Rules
 from ...engine.shuffle import secure_rng
 from ..settings import Settings
+from .again import PlayAgain
 from .bot_moves import BotMoves
 from .broadcast import Broadcast, chat_json, game_event_json
 from .connection import OUTBOX_LIMIT, Connection
@@ -82,7 +84,7 @@ class TableInfo:
 
 
 class TableRuntime(
-    CommandQueue, DealFlow, SeatCommands, Presence, BotMoves, Timers, Broadcast, Remote
+    CommandQueue, DealFlow, SeatCommands, Presence, BotMoves, Timers, Broadcast, Remote, PlayAgain
 ):
     def __init__(
         self,
