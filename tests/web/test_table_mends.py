@@ -190,11 +190,12 @@ async def test_invalid_deal_shows_no_stake(web_live: LiveServer, chromium: Brows
 async def test_viewer_clicks_a_face_down_hand(web_live: LiveServer, chromium: Browser) -> None:
     """A viewer's click on a face-down hand turns it up, as its "Show …'s hand" button does."""
     page = await drawing_page(web_live, chromium)
-    await draw(page, context(spectator_view(auction_with_calls(), {0}).to_json(), None))
-    await page.locator(".seat[data-seat='1'] .seat-hand").click()
+    await draw(page, context(spectator_view(auction_with_calls(), {0, 2}).to_json(), None))
+    await page.locator(".seat[data-seat='1'] .seat-hand.closed").click()
     assert await page.evaluate("window.toggled") == 1
-    # the host's hand (shown to viewers anyway) is no button
-    assert await page.locator(".seat-bottom button.seat-hand").count() == 0
+    # and a hand turned up turns down again the same way
+    await page.locator(".seat[data-seat='2'] .seat-hand.open").click()
+    assert await page.evaluate("window.toggled") == 2
     chromium.assert_clean()
 
 

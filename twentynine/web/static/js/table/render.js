@@ -66,15 +66,14 @@ function seatHand(ctx, seat) {
     : backs(size, true);
   const label = known ? t('hand_of', { name: ctx.names[seat] })
     : t('cards_held', { name: ctx.names[seat], count: size });
-  if (!known && size && canToggle(ctx, seat)) {
-    // a viewer turns a face-down hand up by clicking it, as with its "Show …'s hand" button
-    return h('button', { type: 'button', class: 'seat-hand closed toggles', 'data-seat': seat,
-      'data-key': `hand-${seat}`, 'aria-label': `${label}. ${t('show_hand', {
-        name: ctx.names[seat] })}`, onclick: () => ctx.toggle(seat) },
-    cards, h('span', { class: 'count' }, String(size)));
-  }
-  return h('div', { class: ['seat-hand', known ? 'open' : 'closed'], 'aria-label': label,
-    role: 'group' }, cards, known ? null : h('span', { class: 'count' }, String(size)));
+  // a viewer turns a hand up (or down again) by clicking it too (the "Show …'s hand" button
+  // beside it is the way for the keyboard and screen readers)
+  const toggles = Boolean(size) && canToggle(ctx, seat);
+  const tip = toggles ? t(known ? 'hide_hand' : 'show_hand', { name: ctx.names[seat] }) : null;
+  return h('div', { class: ['seat-hand', known ? 'open' : 'closed', toggles && 'toggles'],
+    'aria-label': label, role: 'group', title: tip,
+    onclick: toggles ? () => ctx.toggle(seat) : null },
+  cards, known ? null : h('span', { class: 'count' }, String(size)));
 }
 
 function backs(count, small) {
