@@ -99,7 +99,8 @@ class TablePage {
     this.build();
     this.chat.forEach((line) => this.appendChat(line));
     this.log.forEach((text) => this.logList.append(h('li', {}, text)));
-    this.draw();
+    if (this.isGone) this.gone();
+    else this.draw();
   }
 
   start() {
@@ -240,6 +241,7 @@ class TablePage {
 
   /** No such table (a wrong invite code, a closed table): say so, and offer ways back. */
   gone() {
+    this.isGone = true;
     this.showBanner(null);
     const member = session.user && !session.user.is_guest;
     replace(this.section, h('div', { class: 'page narrow table-gone', role: 'alert' },
@@ -432,7 +434,9 @@ class TablePage {
     const { table } = ctx;
     if (!table.game || !table.game.over || table.status !== 'playing') return null;
     if (!table.you.host && table.you.seat === null) return null;
-    return this.postButton(t('play_again'), 'play-again');
+    const button = this.postButton(t('play_again'), 'play-again');
+    button.classList.add('primary');
+    return button;
   }
 
   joinButton(label, body) {
