@@ -264,6 +264,22 @@ async def test_table_and_bot_names_are_translated(web_live: LiveServer, chromium
     bot = strings["bot_level_random"]
     assert sorted(n for n in names if "Gita" not in n) == [f"{bot} 2", f"{bot} 3", f"{bot} 4"]
     await shot(page, "table-bengali")
+    # the names the server gives unnamed tables and games, and a name the host chose
+    names = await page.evaluate(
+        """async () => { const m = await import('/static/js/tables.js');
+        const seats = [{seat: 0, user_id: 7, name: 'Asha'}, {seat: 1, bot: 'expert'}];
+        return [m.tableName({name: "Asha's table", kind: 'public', host_id: 7, seats}),
+                m.tableName({name: "Asha's game", kind: 'hosted', host_id: 7, seats}),
+                m.tableName({name: 'Evening 29', kind: 'public', host_id: 7, seats}),
+                m.seatNames({seats}).join(' | ')]; }"""
+    )
+    assert names[:3] == [
+        strings["table_of_host"].replace("{name}", "Asha"),
+        strings["game_of_host"].replace("{name}", "Asha"),
+        "Evening 29",
+    ], names
+    bot = strings["bot_named"].replace("{level}", strings["bot_level_expert"])
+    assert names[3].split(" | ")[1] == bot, names
     chromium.assert_clean()
 
 

@@ -9,7 +9,7 @@ import { button } from './ui.js';
 
 /** A bot's level in the page's language ("Expert" is "বিশেষজ্ঞ" in Bengali). */
 export function botName(level) {
-  return has(`bot_level_${level}`) ? t(`bot_level_${level}`) : t('bot_named', { level });
+  return has(`bot_level_${level}`) ? t(`bot_level_${level}`) : level;
 }
 
 /** What a seat at the table is called: its person, its bot's level, or "Open seat". */
@@ -21,15 +21,19 @@ export function seatName(s, i) {
   return s.name || t('seat_n', { n: i + 1 });
 }
 
-/** A table's name; one its host did not name is called after the host (or "Table against bots"),
- * in the page's language. Tables named before that had the English "<host>'s table" stored. */
+/** A table's name in the page's language when its host gave it none: the server stores the
+ * English "<host>'s table" ("<host>'s game" for a hosted game); here it is "Table against bots"
+ * at a solo table, else the host's table (or game) in the page's words. */
 export function tableName(table) {
   const seats = table.seats || [];
   const host = seats.find((s) => s.user_id && s.user_id === table.host_id);
-  const hostName = host ? seatName(host, host.seat) : '';
-  if (table.name && !(host && table.name === `${host.name}'s table`)) return table.name;
+  const hosted = table.kind === 'hosted';
+  const given = host && table.name === `${host.name}'s ${hosted ? 'game' : 'table'}`
+    ? '' : table.name;
+  if (given) return given;
   if (table.kind === 'solo') return t('table_solo');
-  return hostName ? t('table_of_host', { name: hostName }) : t('table');
+  const name = host ? seatName(host, host.seat) : '';
+  return name ? t(hosted ? 'game_of_host' : 'table_of_host', { name }) : t('table');
 }
 
 /** Put ``text`` on the clipboard (the older way where the Clipboard API is not allowed). */
@@ -49,7 +53,7 @@ export async function copyText(text) {
 
 export function seatNames(table) {
   return table.seats.map((s) => {
-    if (s.bot) return botName(s.bot);
+    if (s.bot) return t('bot_named', { level: botName(s.bot) });
     if (!s.user_id) return t('open_seat');
     return s.joined ? s.name : t('not_joined_yet', { name: s.name });
   });

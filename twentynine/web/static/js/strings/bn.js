@@ -572,6 +572,7 @@ export default {
   bot_level_external: "অতিথি বট",
   table_solo: "বটদের সঙ্গে টেবিল",
   table_of_host: "{name}-এর টেবিল",
+  game_of_host: "{name}-এর খেলা",
   copy_invite: "আমন্ত্রণ লিংক কপি করুন",
   invite_copied: "আমন্ত্রণ লিংক কপি হয়েছে।",
   invite_copy_failed: "কপি করা গেল না: লিংকটি বেছে নিয়ে কপি করুন।",

@@ -572,6 +572,7 @@ export default {
   bot_level_external: "Visiting bot",
   table_solo: "Table against bots",
   table_of_host: "{name}'s table",
+  game_of_host: "{name}'s game",
   copy_invite: "Copy invite link",
   invite_copied: "The invite link is copied.",
   invite_copy_failed: "Could not copy: select the link and copy it.",

@@ -572,6 +572,7 @@ export default {
   bot_level_external: "मेहमान बॉट",
   table_solo: "बॉटों के साथ टेबल",
   table_of_host: "{name} की टेबल",
+  game_of_host: "{name} का खेल",
   copy_invite: "निमंत्रण लिंक कॉपी करें",
   invite_copied: "निमंत्रण लिंक कॉपी हो गया।",
   invite_copy_failed: "कॉपी नहीं हो सका: लिंक चुनकर कॉपी करें।",

@@ -572,6 +572,7 @@ export default {
   bot_level_external: "पाहुना बट",
   table_solo: "बटहरूसँगको टेबल",
   table_of_host: "{name} को टेबल",
+  game_of_host: "{name} को खेल",
   copy_invite: "निम्तो लिंक कपी गर्नुहोस्",
   invite_copied: "निम्तो लिंक कपी भयो।",
   invite_copy_failed: "कपी हुन सकेन: लिंक छानेर कपी गर्नुहोस्।",
