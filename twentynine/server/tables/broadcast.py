@@ -163,7 +163,9 @@ class Broadcast(TableParts):
             if have_all:
                 return self.message_for(conn, [e for evs in missed for e in evs])
         message = self.message_for(conn, [], snapshot=True)
-        message["history"] = deal_events(self.info.rules_spec, self.game, self.actions)
+        if self.told is None or self.told[0] != self.version:  # once a version (~1.5 ms a deal)
+            self.told = (self.version, deal_events(self.info.rules_spec, self.game, self.actions))
+        message["history"] = self.told[1]
         return message
 
     async def _close(self, conn: Connection) -> None:

@@ -129,6 +129,7 @@ class TableRuntime(
         #: events of other processes' versions not sent here yet, as they arrive (by version)
         self.arrived: dict[int, list[dict[str, Any]]] = {}
         self.arrival = asyncio.Event()
+        self.told: tuple[int, list[dict[str, Any]]] | None = None
         if state:
             self._restore(state)
 

@@ -395,7 +395,8 @@ class TablePage {
       } else if (!s.user_id && !s.bot && you.spectator && ['public', 'private'].includes(table.kind)) {
         action = this.joinButton(t('sit_here'), { seat: s.seat, code: this.code || undefined });
       }
-      return h('li', {}, `${ctx.names[s.seat]} — `,
+      const who = s.user_id || s.bot ? ctx.names[s.seat] : t('seat_n', { n: s.seat + 1 });
+      return h('li', {}, `${who} — `,
         s.bot || s.joined ? t('ready') : s.user_id ? t('not_joined') : t('open_seat'), ' ', action);
     });
     const canFill = you.host && ['public', 'private'].includes(table.kind);
