@@ -17,12 +17,21 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import migrate
 from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
+from .admin.router import router as admin_router
 from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
 from .heap import PacedCollector, settle_the_heap
 from .history.router import router as history_router
 from .live.hub import LiveHub
+from .live.relay import make_relay, namespace_of
+from .live.router import router as live_router
+from .live.socket import PATH as LIVE_PATH
+from .live.socket import is_live_socket, live_socket
 from .mail import Mailer
+from .matchmaking import runner as matchmaking
+from .matchmaking.router import router as matchmaking_router
+from .ratings.router import router as ratings_router
+from .safety.router import router as safety_router
 from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings
 from .tables.fanout import make_fanout
@@ -30,6 +39,8 @@ from .tables.manager import TableManager
 from .tables.router import router as tables_router
 from .tables.store import TableStore
 from .tables.ws import PATH_PREFIX, table_id_of, table_socket
+from .tournaments.owner import install as install_tournaments
+from .tournaments.router import router as tournaments_router
 from .validation import validation_error
 
 log = logging.getLogger("twentynine.server")
@@ -52,18 +63,21 @@ class HttpSessions:
 
 
 class TwentyNineApp(FastAPI):
-    """The FastAPI app, with one door of its own: a table socket (``/ws/tables/{id}``) goes
-    straight to its handler, past the middleware and the router (see ``tables/ws.py``)."""
+    """The FastAPI app, with doors of its own: a table socket (``/ws/tables/{id}``) and the live
+    channel (``/ws/me``) go straight to their handlers, past the middleware and the router (see
+    ``tables/ws.py``, ``live/socket.py``)."""
 
     #: the sockets served that way (they are not in ``routes``)
-    own_sockets = (PATH_PREFIX + "{table_id}",)
+    own_sockets = (PATH_PREFIX + "{table_id}", LIVE_PATH)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         table_id = table_id_of(scope)
-        if table_id is None:
-            await super().__call__(scope, receive, send)
-        else:
+        if table_id is not None:
             await table_socket(self, table_id, scope, receive, send)
+        elif is_live_socket(scope):
+            await live_socket(self, scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, run_migrations: bool = True) -> FastAPI:
@@ -81,6 +95,8 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
             TableStore(app.state.sessionmaker), settings, make_fanout(settings.redis_url)
         )
         await app.state.tables.start()
+        relay = make_relay(settings.redis_url, namespace_of(url))
+        await app.state.live.start(app.state.sessionmaker, relay)
         for hook in app.state.startup_hooks:
             await hook(app)
         settle_the_heap(settings.gc_thresholds)
@@ -93,6 +109,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
             await collector.stop()
             for hook in reversed(app.state.shutdown_hooks):
                 await hook(app)
+            await app.state.live.stop()
             await app.state.tables.stop()
             await engine.dispose()
 
@@ -118,6 +135,15 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(tables_router)
     app.include_router(history_router)
     app.include_router(friends_router)
+    app.include_router(tournaments_router)
+    install_tournaments(app)
+    app.include_router(live_router)
+    app.include_router(admin_router)
+    app.include_router(ratings_router)
+    app.include_router(matchmaking_router)
+    app.include_router(safety_router)
+    app.state.startup_hooks.append(matchmaking.start)
+    app.state.shutdown_hooks.append(matchmaking.stop)
 
     from ..web import mount as mount_web_client
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Path, Response
+from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
 from ..deps import CurrentUser, SessionDep
-from . import service
-from .schemas import FriendActionOut, FriendOut, FriendRequestIn, FriendsOut
+from . import invitations, notices, service
+from .models import FriendInvitation
+from .schemas import FriendActionOut, FriendOut, FriendRequestIn, FriendsOut, InvitationOut
 
 router = APIRouter(prefix="/api/friends", tags=["friends"])
 
@@ -52,7 +53,7 @@ async def list_friends(user: FriendUser, db: SessionDep) -> FriendsOut:
 
 @router.post("/requests", status_code=201)
 async def request_friend(
-    body: FriendRequestIn, user: FriendUser, db: SessionDep, response: Response
+    body: FriendRequestIn, user: FriendUser, db: SessionDep, response: Response, request: Request
 ) -> FriendActionOut:
     """Ask the account with this email to be friends: 201 ``requested``; or, when they had
     already asked you, 200 ``accepted``."""
@@ -62,44 +63,98 @@ async def request_friend(
         raise await _refused(db, e) from None
     if status == "accepted":
         response.status_code = 200
+    await notices.tell(request.app.state.live, status, user, other)
     return FriendActionOut(status=status, user=friend_out(other))
 
 
 @router.post("/requests/{user_id}/accept")
-async def accept_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def accept_request(
+    user_id: UserId, user: FriendUser, db: SessionDep, request: Request
+) -> FriendActionOut:
     """Accept the request ``user_id`` sent you."""
     try:
         other = await service.accept(db, user, user_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, "accepted", user, other)
     return FriendActionOut(status="accepted", user=friend_out(other))
 
 
 @router.post("/requests/{user_id}/decline")
-async def decline_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def decline_request(
+    user_id: UserId, user: FriendUser, db: SessionDep, request: Request
+) -> FriendActionOut:
     """Turn down the request ``user_id`` sent you."""
     try:
         other = await service.decline(db, user, user_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, "declined", user, other)
     return FriendActionOut(status="declined", user=friend_out(other))
 
 
 @router.delete("/requests/{user_id}")
-async def cancel_request(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def cancel_request(
+    user_id: UserId, user: FriendUser, db: SessionDep, request: Request
+) -> FriendActionOut:
     """Withdraw the request you sent ``user_id``."""
     try:
         other = await service.cancel(db, user, user_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, "cancelled", user, other)
     return FriendActionOut(status="cancelled", user=friend_out(other))
 
 
 @router.delete("/{user_id}")
-async def remove_friend(user_id: UserId, user: FriendUser, db: SessionDep) -> FriendActionOut:
+async def remove_friend(
+    user_id: UserId, user: FriendUser, db: SessionDep, request: Request
+) -> FriendActionOut:
     """Stop being friends with ``user_id``."""
     try:
         other = await service.remove(db, user, user_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, "removed", user, other)
     return FriendActionOut(status="removed", user=friend_out(other))
+
+
+# -- invitations by mail, to people with no account -------------------------------------------
+def invitation_out(row: FriendInvitation) -> InvitationOut:
+    return InvitationOut(id=row.id, email=row.email, created_at=row.created_at)
+
+
+@router.get("/invitations")
+async def list_invitations(user: FriendUser, db: SessionDep) -> list[InvitationOut]:
+    """Your invitations that wait for their addressee to sign up."""
+    return [invitation_out(row) for row in await invitations.invitations(db, user)]
+
+
+@router.post("/invitations", status_code=201)
+async def send_invitation(
+    body: FriendRequestIn, request: Request, user: FriendUser, db: SessionDep
+) -> InvitationOut:
+    """Mail an invitation to an address with no account; your friend request waits for them
+    and reaches them when they sign up with it."""
+    try:
+        row, mail = await invitations.invite(db, user, str(body.email))
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    if mail:
+        subject, text = invitations.invitation_mail(
+            user, row.email, request.app.state.settings.public_url
+        )
+        await request.app.state.mailer.send(row.email, subject, text)
+    return invitation_out(row)
+
+
+@router.delete("/invitations/{invitation_id}")
+async def withdraw_invitation(
+    invitation_id: UserId, user: FriendUser, db: SessionDep
+) -> InvitationOut:
+    """Withdraw an invitation (the address is then forgotten)."""
+    try:
+        row = await invitations.withdraw(db, user, invitation_id)
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    return invitation_out(row)

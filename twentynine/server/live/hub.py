@@ -6,43 +6,238 @@ Domains call ``app.state.live``:
 - ``await live.broadcast(message)``: to everyone signed in (a public table opened, say).
 
 A message is one JSON object with ``type`` at its top and the ids and names it concerns. The hub
-delivers it to the ``/ws/me`` sockets of this process; with several processes the live package
-relays it to the others.
+delivers it to the ``/ws/me`` sockets of this process and, through the relay (Redis), to those
+of the site's other processes.
+
+Once started (the app's lifespan), what ``send`` sends is also stored: each person's copy gets
+the next number (``seq``) of their own stream, so a page that reconnects says the last one it
+saw and gets what it missed (``live/socket.py``). Sends are written in batches by one writer
+task (the sends that come while a transaction is under way go together in the next one);
+``send`` returns once its message is stored and handed to every process. ``broadcast`` and
+``tell`` (presence: what is true now, not a change to catch up on) are not stored and carry no
+``seq``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import orjson
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from .presence import Presence
+from .relay import Envelope, LocalRelay, Relay
+from .store import MessageStore
+
+log = logging.getLogger("twentynine.live")
 
 Message = dict[str, Any]
+#: messages that change who is whose friend (the presence's cache of friends is dropped)
+FRIEND_TYPES = frozenset(
+    {"friend_accepted", "friend_removed", "friend_request", "friend_declined", "friend_cancelled"}
+)
+PRUNE_EVERY_S = 600.0
+
+
+class Subscriber(Protocol):
+    """A page's socket (or a test's queue): takes each message with its encoding (UTF-8 JSON)."""
+
+    def deliver(self, message: Message, data: bytes) -> None: ...
+
+
+class _QueueSubscriber:
+    __slots__ = ("queue",)
+
+    def __init__(self, queue: asyncio.Queue[Message]) -> None:
+        self.queue = queue
+
+    def deliver(self, message: Message, data: bytes) -> None:
+        self.queue.put_nowait(message)
+
+
+@dataclass(eq=False, slots=True)
+class _Send:
+    user_ids: list[int]
+    message: Message
+    done: asyncio.Future[None] | None
+
+
+def encode(message: Message) -> bytes:
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
 
 
 class LiveHub:
-    """One process's subscribers, by user id; a subscriber is a queue its socket drains."""
+    """One process's subscribers, by user id, and the way to the other processes."""
 
     def __init__(self) -> None:
-        self.subscribers: dict[int, set[asyncio.Queue[Message]]] = {}
+        self.subscribers: dict[int, set[Any]] = {}
+        self._queues: dict[int, dict[asyncio.Queue[Message], _QueueSubscriber]] = {}
+        self.store: MessageStore | None = None
+        self.maker: async_sessionmaker[AsyncSession] | None = None
+        self.relay: Relay = LocalRelay()
+        self.presence = Presence(self)
+        self._pending: list[_Send] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._pruner: asyncio.Task[None] | None = None
+        self._posted: set[asyncio.Task[None]] = set()
+
+    # -- life ------------------------------------------------------------------------------------
+    async def start(self, maker: async_sessionmaker[AsyncSession], relay: Relay) -> None:
+        self.maker = maker
+        self.store = MessageStore(maker)
+        self.relay = relay
+        await relay.start(self._on_envelope)
+        await self.presence.start()
+        self._pruner = asyncio.create_task(self._prune(), name="live-prune")
+
+    async def stop(self) -> None:
+        for task in list(self._posted):
+            with contextlib.suppress(Exception):
+                await task
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer
+        if self._pruner is not None:
+            self._pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pruner
+        await self.presence.stop()
+        await self.relay.stop()
+        self.store = None
+
+    async def _prune(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                if self.store is not None:
+                    await self.store.prune()
+            await asyncio.sleep(PRUNE_EVERY_S)
+
+    # -- subscribers -------------------------------------------------------------------------
+    def attach(self, user_id: int, subscriber: Any) -> None:
+        self.subscribers.setdefault(user_id, set()).add(subscriber)
+
+    def detach(self, user_id: int, subscriber: Any) -> None:
+        subs = self.subscribers.get(user_id)
+        if subs is not None:
+            subs.discard(subscriber)
+            if not subs:
+                del self.subscribers[user_id]
 
     def subscribe(self, user_id: int) -> asyncio.Queue[Message]:
+        """A queue that gets every message to ``user_id`` (as a dict) from now on."""
         queue: asyncio.Queue[Message] = asyncio.Queue()
-        self.subscribers.setdefault(user_id, set()).add(queue)
+        sub = _QueueSubscriber(queue)
+        self._queues.setdefault(user_id, {})[queue] = sub
+        self.attach(user_id, sub)
         return queue
 
     def unsubscribe(self, user_id: int, queue: asyncio.Queue[Message]) -> None:
-        queues = self.subscribers.get(user_id)
-        if queues is not None:
-            queues.discard(queue)
-            if not queues:
-                del self.subscribers[user_id]
+        sub = self._queues.get(user_id, {}).pop(queue, None)
+        if sub is not None:
+            self.detach(user_id, sub)
+        if not self._queues.get(user_id, True):
+            del self._queues[user_id]
 
+    # -- sending -------------------------------------------------------------------------------
     async def send(self, user_ids: Iterable[int], message: Message) -> None:
-        for user_id in set(user_ids):
-            for queue in self.subscribers.get(user_id, ()):
-                queue.put_nowait(message)
+        """To these people, on every page they have open (stored for catch-up once started)."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return
+        if self.store is None:  # not started (no database): this process's pages only
+            self._deliver(ids, message, None)
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Send(ids, message, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_pending(), name="live-writer")
+        await done
+
+    def post(self, user_ids: Iterable[int], message: Message) -> None:
+        """``send`` without waiting (for a table's queue, which must not wait on this)."""
+        task = asyncio.ensure_future(self.send(user_ids, message))
+        self._posted.add(task)
+        task.add_done_callback(self._posted.discard)
 
     async def broadcast(self, message: Message) -> None:
-        for queues in self.subscribers.values():
-            for queue in queues:
-                queue.put_nowait(message)
+        """To everyone signed in, on every process (not stored: a page that reconnects reloads
+        what such messages update)."""
+        self.deliver_everyone(message)
+        await self._publish({"to": None, "m": message})
+
+    async def tell(self, user_ids: Iterable[int], message: Message) -> None:
+        """To these people now, on every process, without storing it (presence)."""
+        ids = sorted(set(user_ids))
+        if ids:
+            self._deliver(ids, message, None)
+            await self._publish({"to": [[u, None] for u in ids], "m": message})
+
+    async def _write_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                assert self.store is not None
+                numbered = await self.store.append([(s.user_ids, s.message) for s in batch])
+            except Exception:
+                # the notice still goes out live (only catch-up is lost): what it tells of is
+                # stored by its own domain
+                log.exception("live: storing %d messages failed", len(batch))
+                numbered = [{} for _ in batch]
+            for send, ids in zip(batch, numbered, strict=True):
+                self._deliver(send.user_ids, send.message, ids)
+                await self._publish(
+                    {"to": [[u, ids.get(u)] for u in send.user_ids], "m": send.message}
+                )
+                if send.done is not None and not send.done.done():
+                    send.done.set_result(None)
+
+    async def _publish(self, envelope: Envelope) -> None:
+        try:
+            await self.relay.publish(envelope)
+        except Exception:
+            log.exception("live: relaying a message failed")
+
+    # -- delivering --------------------------------------------------------------------------------
+    def _on_envelope(self, envelope: Envelope) -> None:
+        """A message from another process: to the people it is for who have pages here."""
+        message = envelope["m"]
+        to = envelope.get("to")
+        if to is None:
+            self.deliver_everyone(message)
+            return
+        for user_id, message_id in to:
+            self._deliver_one(user_id, message, message_id)
+
+    def _deliver(self, user_ids: list[int], message: Message, ids: dict[int, int] | None) -> None:
+        for user_id in user_ids:
+            self._deliver_one(user_id, message, None if ids is None else ids.get(user_id))
+
+    def _deliver_one(self, user_id: int, message: Message, message_id: int | None) -> None:
+        if message.get("type") in FRIEND_TYPES:
+            self.presence.forget_friends(user_id)
+        subs = self.subscribers.get(user_id)
+        if not subs:
+            return
+        if message_id is not None:
+            message = {**message, "seq": message_id}
+        data = encode(message)
+        for sub in list(subs):
+            try:
+                sub.deliver(message, data)
+            except Exception:
+                log.exception("live: a subscriber failed")
+
+    def deliver_everyone(self, message: Message) -> None:
+        """To every page open on this process."""
+        data = encode(message)
+        for subs in list(self.subscribers.values()):
+            for sub in list(subs):
+                try:
+                    sub.deliver(message, data)
+                except Exception:
+                    log.exception("live: a subscriber failed")

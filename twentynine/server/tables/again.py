@@ -15,6 +15,8 @@ class PlayAgain(TableParts):
             seated = user_id is not None and self.seat_of(user_id) is not None
             if user_id is None or not (seated or user_id == self.info.host_id):
                 raise TableError("not_player", "only the host or the table's players can")
+            if self.info.kind == "tournament":  # the organiser's pairings decide who plays next
+                raise TableError("tournament", "a tournament's matches are not played again")
             game = self.game
             if self.status != "playing" or game is None:
                 raise TableError("not_playing", f"the table is {self.status}, not playing")

@@ -5,13 +5,16 @@ import { onRoute, prefetch, relabel, start } from './router.js';
 import { chooseLanguage, isMember, loadSession, onSession, session, signOut } from './session.js';
 import { avatarOf } from './prefs.js';
 import { ensureSprite } from './cards.js';
+import { tournamentNotices } from './tournament/notices.js';
 
 const NAV = [
   ['', 'nav_play'],
   ['lobby', 'nav_lobby', () => isMember()],
   ['dashboard', 'nav_dashboard', () => isMember()],
+  ['leaderboard', 'leaderboard', () => isMember()],
   ['rules', 'nav_rules'],
   ['tutorial', 'nav_tutorial'],
+  ['admin', 'nav_admin', () => Boolean(session.user && session.user.is_admin)],
 ];
 
 let page = '';
@@ -60,6 +63,7 @@ function wire() {
     relabel();
   });
   onSession(renderNav);
+  onSession(() => tournamentNotices(isMember()));
   onRoute((route) => {
     page = route.page;
     renderNav();
@@ -81,6 +85,7 @@ async function boot() {
     toast(e.message, 'error');
   }
   renderNav();
+  tournamentNotices(isMember());
   await start(document.getElementById('app'));
 }
 

@@ -13,6 +13,11 @@ const PAGES = {
   rules: () => import('./pages/rules.js'),
   tutorial: () => import('./pages/tutorial.js'),
   replay: () => import('./pages/replay.js'),
+  admin: () => import('./pages/admin.js'),
+  privacy: () => import('./pages/privacy.js'),
+  leaderboard: () => import('./pages/leaderboard.js'),
+  tournaments: () => import('./pages/tournaments.js'),
+  tournament: () => import('./pages/tournament.js'),
 };
 
 let current = null; // {route, handle}

@@ -5,6 +5,7 @@ import { has, t } from './i18n.js';
 import { go } from './router.js';
 import { presetLabel } from './rulesform.js';
 import { session } from './session.js';
+import { turnSecondsLabel } from './table/clock.js';
 import { button } from './ui.js';
 
 /** A bot's level in the page's language ("Expert" is "বিশেষজ্ঞ" in Bengali). */
@@ -63,8 +64,11 @@ export function tableItem(table, actions) {
   const preset = table.rules && table.rules.preset;
   return h('li', { class: 'table-item', 'data-table': table.id },
     h('div', { class: 'table-item-main' },
-      h('strong', {}, tableName(table)),
+      h('strong', {}, !table.name && table.rated ? t('rated_table') : tableName(table)),
+      table.rated ? h('span', { class: 'badge rated' }, t('rated')) : null,
       h('span', { class: 'muted' }, ` · ${presetLabel(preset)} · ${t(`status_${table.status}`)}`),
+      turnSecondsLabel(table) ? h('span', { class: 'badge clock', 'data-turn-seconds':
+        table.turn_seconds }, turnSecondsLabel(table)) : null,
       h('div', { class: 'seat-names' }, seatNames(table).join(' · '))),
     h('div', { class: 'row' }, actions));
 }

@@ -7,6 +7,10 @@ import { joinButton, tableItem, watchButton } from '../tables.js';
 import { button, confirmDialog, empty, field, loading, pageFrame, selectEl, tabLinks, when }
   from '../ui.js';
 import { rulesEditor } from '../rulesform.js';
+import { canHost, tierRequestPanel } from '../tierrequest.js';
+import { invitationOffer, invitationsList } from '../invitations.js';
+import { tournamentsSection } from '../tournament/list.js';
+import { turnSecondsSelect } from '../table/clock.js';
 
 const TABS = ['host', 'join', 'view', 'friends', 'history'];
 
@@ -44,10 +48,7 @@ async function host(body) {
       ])));
     return;
   }
-  if (!session.user || !['standard', 'standard_guest'].includes(session.user.tier)) {
-    replace(body, h('p', {}, t('host_needs_standard', { tier: t(`tier_${session.user.tier}`) })));
-    return;
-  }
+  if (!canHost(session.user) && await tierRequestPanel(body)) return;
   if (friendsList.friends.length < 3) {
     replace(body, h('p', {}, t('host_needs_friends')),
       h('a', { class: 'button', href: '#/dashboard/friends' }, t('tab_friends')));
@@ -80,6 +81,7 @@ async function hostForm(body, friends) {
   const takeover = h('input', { name: 'takeover_seconds', type: 'number', min: 1, max: 600,
     value: 60, required: true });
   const name = h('input', { name: 'name', maxlength: 80 });
+  const clock = turnSecondsSelect(0);
   const form = h('form', { class: 'stack host-form', 'aria-label': t('host_a_game') },
     h('h2', {}, t('host_a_game')),
     mode,
@@ -89,6 +91,7 @@ async function hostForm(body, friends) {
     field(t('conference_link'), conference, t('conference_hint')),
     field(t('spectators_see'), spectators),
     field(t('takeover_seconds'), takeover, t('takeover_hint')),
+    field(t('turn_seconds'), clock, t('turn_clock_hint')),
     field(t('game_name'), name),
     h('button', { type: 'submit', class: 'primary' }, t('host_submit')));
   form.addEventListener('submit', (event) => {
@@ -106,6 +109,7 @@ async function hostForm(body, friends) {
       conference_url: conference.value.trim(),
       spectators_see: spectators.value,
       takeover_seconds: Number(takeover.value),
+      turn_seconds: Number(clock.value),
       name: name.value.trim(),
     };
     const submit = form.querySelector('button[type=submit]');
@@ -127,6 +131,7 @@ async function join(body) {
       joinButton(table, table.status === 'waiting' ? t('join') : t('open_table')),
     ])))
     : empty(t('no_games_to_join')));
+  body.append(tournamentsSection(t('tour_title'), (d) => d.status !== 'finished'));
 }
 
 async function view(body) {
@@ -150,11 +155,16 @@ async function friends(body) {
   const form = h('form', { class: 'row add-friend', 'aria-label': t('add_friend') },
     field(t('friend_email'), email), h('button', { type: 'submit', class: 'primary' },
       t('add_friend')));
+  const offer = h('div', { class: 'invitation-offer' });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    post('/api/friends/requests', { email: email.value.trim() })
+    const address = email.value.trim();
+    post('/api/friends/requests', { email: address })
       .then((r) => { toast(t(`friend_${r.status}`, { name: r.user.first_name })); again(); })
-      .catch((e) => toast(e.message, 'error'));
+      .catch((e) => {
+        if (e.status === 404) invitationOffer(offer, address, again);
+        else toast(e.message, 'error');
+      });
   });
   const list = (title, rows, actions, none) => h('section', {}, h('h3', {}, title),
     rows.length ? h('ul', { class: 'people' }, rows.map((f) => h('li', { 'data-user': f.id },
@@ -162,6 +172,7 @@ async function friends(body) {
   replace(body,
     h('h2', {}, t('friends_count', { count: data.count, limit: data.limit })),
     form,
+    offer,
     list(t('requests_to_you'), data.incoming, (f) => [
       button(t('accept'), async () => { await post(`/api/friends/requests/${f.id}/accept`); again(); },
         { class: 'primary', 'aria-label': t('accept_named', { name: f.first_name }) }),
@@ -176,6 +187,7 @@ async function friends(body) {
       button(t('cancel'), async () => { await del(`/api/friends/requests/${f.id}`); again(); },
         { 'aria-label': t('cancel_named', { name: f.first_name }) }),
     ], t('no_requests')),
+    await invitationsList(again),
     button(t('refresh'), again, { class: 'link' }));
 }
 

@@ -1,0 +1,136 @@
+"""The live channel across server processes on PostgreSQL + Redis: a friend request made
+through one process reaches a page open on another, presence and counts add up over both, a
+page catches up on another process than the one it left; two sites sharing one Redis never see
+each other's messages."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest_asyncio
+
+from ..conftest import (
+    PG_URL,
+    REDIS_URL,
+    _database_url,
+    _drop_database,
+    _fresh_database,
+    live_settings,
+    need_services,
+    start_live,
+)
+from ..procs import ServerProcess, free_port
+from ..test_crash import Remote
+from .meclient import MeSocket
+
+
+@pytest_asyncio.fixture
+async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[Remote, Remote]]:
+    """Two real ``twentynine serve`` processes on one fresh PostgreSQL database and Redis."""
+    need_services("postgresql", "redis")
+    fresh = await _fresh_database(PG_URL)
+    url = _database_url(PG_URL, fresh)
+    one = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
+    two = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
+    try:
+        yield Remote(one.url), Remote(two.url)
+    finally:
+        one.stop()
+        two.stop()
+        await _drop_database(PG_URL, fresh)
+
+
+async def test_friends_presence_and_catch_up_across_two_processes(
+    two_processes: tuple[Remote, Remote],
+) -> None:
+    one, two = two_processes
+    asha = await one.sign_in("asha@example.com", "Asha")
+    bo = await two.sign_in("bo@example.com", "Bo")
+    asha_id = int((await asha.get("/api/me")).json()["id"])
+    bo_id = int((await bo.get("/api/me")).json()["id"])
+    bo_page = await MeSocket(two, bo).connect()
+
+    # a request made through process one reaches Bo's page on process two within a second
+    t0 = time.monotonic()
+    r = await asha.post("/api/friends/requests", json={"email": "bo@example.com"})
+    assert r.status_code == 201, r.text
+    got = await bo_page.next("friend_request", timeout=1)
+    assert time.monotonic() - t0 < 1
+    assert got["user_id"] == asha_id and got["name"] == "Asha"
+
+    # Bo accepts on process two; Asha's page on process one hears it
+    asha_page = await MeSocket(one, asha).connect()
+    r = await bo.post(f"/api/friends/requests/{asha_id}/accept")
+    assert r.status_code == 200
+    assert (await asha_page.next("friend_accepted", timeout=1))["user_id"] == bo_id
+
+    # presence: Asha's second page, on process two, keeps her online when the first closes
+    asha_two = await MeSocket(two, asha).connect()
+    assert asha_two.hello["friends"] == {str(bo_id): "online"}
+    if asha_two.hello["online"] != 2:  # the other process's people are looked up each second
+        await asha_two.next("counts", lambda m: m["online"] == 2, timeout=1.5)
+    await asha_page.close()
+    await asyncio.sleep(1.0)
+    assert not [m for m in bo_page.of("presence") if m["state"] == "offline"]
+    await asha_two.close()
+    gone = await bo_page.next("presence", lambda m: m["state"] == "offline", timeout=1.5)
+    assert gone["user_id"] == asha_id
+    await bo_page.next("counts", lambda m: m["online"] == 1, timeout=1.5)
+    # her coming back through process one is seen on process two
+    asha_back = await MeSocket(one, asha).connect()
+    back = await bo_page.next("presence", lambda m: m["state"] == "online", timeout=1.5)
+    assert back["user_id"] == asha_id
+    await asha_back.close()
+
+    # catch-up: Bo leaves process two; what Asha does meanwhile he gets on process one
+    seen = bo_page.last_id
+    await bo_page.close()
+    assert (await asha.delete(f"/api/friends/{bo_id}")).status_code == 200
+    r = await asha.post("/api/friends/requests", json={"email": "bo@example.com"})
+    assert r.status_code == 201
+    bo_back = await MeSocket(one, bo).connect(last_id=seen)
+    assert bo_back.hello["complete"] is True and bo_back.hello["missed"] == 2
+    assert (await bo_back.next("friend_removed"))["seq"] == seen + 1
+    assert (await bo_back.next("friend_request"))["seq"] == seen + 2
+    await bo_back.close()
+
+
+async def test_two_sites_sharing_one_redis_never_see_each_others_messages(
+    tmp_path: Path,
+) -> None:
+    need_services("postgresql", "redis")
+    names = [await _fresh_database(PG_URL), await _fresh_database(PG_URL)]
+    servers = []
+    try:
+        for i, name in enumerate(names):
+            settings = live_settings(
+                tmp_path / str(i), _database_url(PG_URL, name), redis_url=REDIS_URL
+            )
+            servers.append(await start_live(settings))
+        (x, _), (y, _) = servers
+        # the same people (the same user ids) on both sites
+        pages = []
+        for site in (x, y):
+            a = await site.sign_in("asha@example.com", "Asha")
+            b = await site.sign_in("bo@example.com", "Bo")
+            pages.append((a, await MeSocket(site, b).connect()))
+        (x_asha, x_bo), (_, y_bo) = pages
+        r = await x_asha.post("/api/friends/requests", json={"email": "bo@example.com"})
+        assert r.status_code == 201
+        await x_bo.next("friend_request", timeout=1)
+        await asyncio.sleep(0.5)
+        assert y_bo.of("friend_request") == []  # same user id, other site: nothing
+        await asyncio.sleep(1.0)
+        # nor are the other site's people counted: Bo alone is online there
+        assert y_bo.of("counts")[-1]["online"] == 1
+        assert x_bo.of("counts")[-1]["online"] == 1
+        for _, page in pages:
+            await page.close()
+    finally:
+        for _, stop in servers:
+            await stop()
+        for name in names:
+            await _drop_database(PG_URL, name)

@@ -1,0 +1,267 @@
+"""The live channel ``/ws/me``: who may open it, bad input on it, the friends' messages, the
+catch-up after a reconnect, presence and the counts (one server; several: test_processes.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from twentynine.server.db import make_engine, make_sessionmaker
+from twentynine.server.live.store import MessageStore
+
+from ..conftest import Client, LiveServer
+from .meclient import MeSocket, refused
+
+
+async def person(live: LiveServer, email: str, name: str) -> tuple[Client, int]:
+    c = await live.sign_in(email, name)
+    return c, int((await c.get("/api/me")).json()["id"])
+
+
+async def ask(c: Client, email: str) -> Any:
+    r = await c.post("/api/friends/requests", json={"email": email})
+    assert r.status_code in (200, 201), r.text
+    return r.json()
+
+
+async def befriend(a: Client, b: Client, b_email: str, a_id: int) -> None:
+    await ask(a, b_email)
+    r = await b.post(f"/api/friends/requests/{a_id}/accept")
+    assert r.status_code == 200, r.text
+
+
+# -- who may open it, and bad input -----------------------------------------------------------
+async def test_the_socket_needs_a_session_and_this_sites_origin(live: LiveServer) -> None:
+    a, _ = await person(live, "asha@example.com", "Asha")
+    assert await refused(live, None) == 4401
+    bogus = live.client()
+    bogus.cookies.set("tn_session", "not-a-session")
+    assert await refused(live, bogus) == 4401
+    assert await refused(live, a, origin="http://evil.example") == 4403
+    assert await refused(live, None, origin="http://evil.example") == 4403
+    own = live.url  # a browser on this site: accepted
+    me = await MeSocket(live, a).connect(origin=own)
+    assert me.hello["type"] == "hello" and me.hello["complete"] is True
+    await me.close()
+    r = await a.post("/api/auth/logout")
+    assert r.status_code == 200
+    assert await refused(live, a) == 4401  # the ended session no longer opens it
+
+
+async def test_bad_messages_are_answered_with_an_error_and_change_nothing(
+    live: LiveServer,
+) -> None:
+    a, _ = await person(live, "asha@example.com", "Asha")
+    me = await MeSocket(live, a).connect()
+    cases: list[tuple[Any, str]] = [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ({"type": "nonsense"}, "malformed"),
+        ({"type": "hello", "last_id": -1}, "malformed"),
+        ({"type": "hello", "last_id": "7"}, "malformed"),
+        ({"type": "hello", "last_id": 2**40}, "malformed"),
+        ({"type": "ping", "extra": 1}, "malformed"),
+        ("[" * 5000, "too_large"),
+        (b"\x00\x01", "malformed"),
+    ]
+    for sent, reason in cases:
+        await me.send(sent)
+        error = await me.next("error")
+        assert error["reason"] == reason, (sent, error)
+    await me.send({"type": "ping"})
+    await me.next("pong")  # still open and answering
+    await me.close()
+
+
+async def test_messages_are_rate_limited_per_socket(live: LiveServer) -> None:
+    a, _ = await person(live, "asha@example.com", "Asha")
+    me = await MeSocket(live, a).connect()
+    limit = live.app.state.settings.socket_messages_per_10s
+    for _ in range(limit + 3):
+        await me.send({"type": "ping"})
+    await me.next("error", lambda m: m["reason"] == "rate_limited")
+    assert len(me.of("pong")) <= limit
+    await me.close()
+
+
+# -- the friends' messages ------------------------------------------------------------------
+async def test_friend_request_answer_and_end_reach_the_other_persons_open_page(
+    live: LiveServer,
+) -> None:
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, b_id = await person(live, "bo@example.com", "Bo")
+    b_page = await MeSocket(live, b).connect()
+    a_page = await MeSocket(live, a).connect()
+
+    t0 = time.monotonic()
+    await ask(a, "bo@example.com")
+    got = await b_page.next("friend_request", timeout=1)
+    assert time.monotonic() - t0 < 1
+    assert got["user_id"] == a_id and got["name"] == "Asha" and got["seq"] >= 1
+    mine = await a_page.next("friend_requested", timeout=1)
+    assert mine["user_id"] == b_id and mine["name"] == "Bo"
+
+    assert (await b.post(f"/api/friends/requests/{a_id}/accept")).status_code == 200
+    accepted = await a_page.next("friend_accepted", timeout=1)
+    assert accepted["user_id"] == b_id and accepted["name"] == "Bo"
+    assert (await b_page.next("friend_accepted", timeout=1))["user_id"] == a_id
+
+    assert (await a.delete(f"/api/friends/{b_id}")).status_code == 200
+    removed = await b_page.next("friend_removed", timeout=1)
+    assert removed["user_id"] == a_id and removed["name"] == "Asha"
+
+    await ask(b, "asha@example.com")
+    await a_page.next("friend_request", timeout=1)
+    assert (await a.post(f"/api/friends/requests/{b_id}/decline")).status_code == 200
+    assert (await b_page.next("friend_declined", timeout=1))["user_id"] == a_id
+
+    await ask(b, "asha@example.com")
+    assert (await b.delete(f"/api/friends/requests/{a_id}")).status_code == 200
+    assert (await a_page.next("friend_cancelled", timeout=1))["user_id"] == b_id
+
+    # each person's ids count up one by one
+    ids = [m["seq"] for m in b_page.messages if "seq" in m]
+    assert ids == list(range(ids[0], ids[0] + len(ids)))
+    # a refused request tells no one
+    before = len(b_page.messages)
+    r = await a.post("/api/friends/requests", json={"email": "nobody@example.com"})
+    assert r.status_code == 404
+    await asyncio.sleep(0.3)
+    assert len(b_page.messages) == before
+    await a_page.close()
+    await b_page.close()
+
+
+async def test_every_open_page_of_a_person_gets_it(live: LiveServer) -> None:
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    pages = [await MeSocket(live, b).connect() for _ in range(3)]
+    await ask(a, "bo@example.com")
+    for page in pages:
+        assert (await page.next("friend_request", timeout=1))["user_id"] == a_id
+        await page.close()
+
+
+# -- catch-up -------------------------------------------------------------------------------
+async def test_a_reconnecting_page_gets_what_it_missed_once(live: LiveServer) -> None:
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, b_id = await person(live, "bo@example.com", "Bo")
+    c, c_id = await person(live, "cai@example.com", "Cai")
+    page = await MeSocket(live, b).connect()
+    await ask(a, "bo@example.com")
+    first = await page.next("friend_request")
+    seen = page.last_id
+    assert seen == first["seq"]
+    await page.close()
+
+    # while the page is away: a request from Cai, Asha withdraws hers
+    await ask(c, "bo@example.com")
+    assert (await a.delete(f"/api/friends/requests/{b_id}")).status_code == 200
+
+    back = await MeSocket(live, b).connect(last_id=seen)
+    assert back.hello["complete"] is True and back.hello["missed"] == 2
+    missed = [await back.next("friend_request"), await back.next("friend_cancelled")]
+    assert [m["user_id"] for m in missed] == [c_id, a_id]
+    assert [m["seq"] for m in missed] == [seen + 1, seen + 2]
+    assert back.hello["last_id"] == seen + 2
+    # nothing twice: the live messages after the catch-up go on from there
+    await ask(a, "bo@example.com")
+    live_one = await back.next("friend_request", lambda m: m["user_id"] == a_id)
+    assert live_one["seq"] == seen + 3
+    await asyncio.sleep(0.2)
+    ids = [m["seq"] for m in back.messages if "seq" in m]
+    assert len(ids) == len(set(ids)) == 3
+
+    # asking again on the open socket (hello) sends them again, for a page that lost them
+    await back.send({"type": "hello", "last_id": seen})
+    again = await back.next("hello")
+    assert again["missed"] == 3 and again["complete"] is True
+    await back.close()
+
+    # up to date: nothing missed; an id this site never gave: not complete (reload the page)
+    fresh = await MeSocket(live, b).connect(last_id=seen + 3)
+    assert fresh.hello["missed"] == 0 and fresh.hello["complete"] is True
+    await fresh.close()
+    odd = await MeSocket(live, b).connect(last_id=seen + 50)
+    assert odd.hello["complete"] is False and odd.hello["last_id"] == seen + 3
+    await odd.close()
+    # a first connection (no last_id) replays nothing but says where the stream is
+    plain = await MeSocket(live, b).connect()
+    assert plain.hello["missed"] == 0 and plain.hello["last_id"] == seen + 3
+    await plain.close()
+
+
+async def test_catch_up_of_messages_no_longer_kept_is_not_complete(live: LiveServer) -> None:
+    import datetime as dt
+
+    a, _ = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    await ask(a, "bo@example.com")
+    # the server's own store works on the server's event loop: a store of the test's own
+    engine = make_engine(live.app.state.settings.resolved_database_url)
+    try:
+        assert await MessageStore(make_sessionmaker(engine)).prune(dt.timedelta(0)) >= 1
+    finally:
+        await engine.dispose()
+    back = await MeSocket(live, b).connect(last_id=0)
+    assert back.hello["complete"] is False and back.hello["missed"] == 0
+    assert back.hello["last_id"] >= 1
+    await back.close()
+
+
+async def test_messages_are_sent_as_json_objects_with_type_first(live: LiveServer) -> None:
+    a, _ = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    import websockets
+
+    cookies = MeSocket(live, b).cookies()
+    async with websockets.connect(
+        f"{live.ws_url}/ws/me", additional_headers={"Cookie": cookies}
+    ) as ws:
+        hello = await ws.recv()
+        assert isinstance(hello, str) and hello.startswith('{"type":"hello"')
+        await ask(a, "bo@example.com")
+        while True:
+            raw = await asyncio.wait_for(ws.recv(), 2)
+            if '"friend_request"' in raw:
+                break
+        assert json.loads(raw)["type"] == "friend_request"
+        assert raw.startswith('{"type":')
+
+
+# -- presence and counts ---------------------------------------------------------------------
+async def test_friends_see_each_other_come_and_go(live: LiveServer) -> None:
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, b_id = await person(live, "bo@example.com", "Bo")
+    s, _ = await person(live, "sam@example.com", "Sam")  # no one's friend
+    await befriend(a, b, "bo@example.com", a_id)
+    b_page = await MeSocket(live, b).connect()
+    s_page = await MeSocket(live, s).connect()
+    assert b_page.hello["friends"] == {}
+    a_page = await MeSocket(live, a).connect()
+    assert a_page.hello["friends"] == {str(b_id): "online"}
+    online = await b_page.next("presence", lambda m: m["user_id"] == a_id, timeout=1)
+    assert online["state"] == "online" and online["name"] == "Asha"
+    await a_page.close()
+    offline = await b_page.next("presence", lambda m: m["user_id"] == a_id, timeout=1)
+    assert offline["state"] == "offline"
+    await asyncio.sleep(0.3)
+    assert not [m for m in s_page.of("presence") if m["user_id"] == a_id]  # not Sam's friend
+    await b_page.close()
+    await s_page.close()
+
+
+async def test_counts_of_people_online_come_with_hello_and_follow(live: LiveServer) -> None:
+    a, _ = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    a_page = await MeSocket(live, a).connect()
+    await asyncio.sleep(0.2)
+    b_page = await MeSocket(live, b).connect()
+    assert b_page.hello["online"] >= 1 and b_page.hello["playing"] == 0
+    counts = await a_page.next("counts", lambda m: m["online"] == 2, timeout=1)
+    assert counts["playing"] == 0
+    await b_page.close()
+    await a_page.next("counts", lambda m: m["online"] == 1, timeout=1)
+    await a_page.close()

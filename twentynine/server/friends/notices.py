@@ -1,0 +1,33 @@
+"""What the friends domain tells people's open pages (the live channel, ``/ws/me``): a request
+to its addressee, an answer to the one who asked, an ended friendship to the other side. The
+person who acted is told too (with the other person's id and name), so their other open pages
+follow."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..accounts.models import User
+
+#: what ``actor`` did to ``other`` → (the type the other side gets, the type the actor gets)
+TYPES = {
+    "requested": ("friend_request", "friend_requested"),
+    "accepted": ("friend_accepted", "friend_accepted"),
+    "declined": ("friend_declined", "friend_declined"),
+    "cancelled": ("friend_cancelled", "friend_cancelled"),
+    "removed": ("friend_removed", "friend_removed"),
+}
+
+
+def _who(user: User) -> dict[str, Any]:
+    return {"user_id": user.id, "name": user.first_name}
+
+
+async def tell(live: Any, change: str, actor: User, other: User) -> None:
+    """``change``: one of ``TYPES``, done by ``actor`` to ``other``."""
+    to_other, to_actor = TYPES[change]
+    await asyncio.gather(
+        live.send([other.id], {"type": to_other, **_who(actor)}),
+        live.send([actor.id], {"type": to_actor, **_who(other)}),
+    )

@@ -1,0 +1,31 @@
+"""The notice preferences over HTTP: ``/api/live/prefs`` (a sound, a browser notification)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from ..deps import CurrentUser, SessionDep
+from .models import LivePrefs
+from .schemas import PrefsIn, PrefsOut
+
+router = APIRouter(prefix="/api/live", tags=["live"])
+
+
+@router.get("/prefs")
+async def get_prefs(user: CurrentUser, db: SessionDep) -> PrefsOut:
+    row = await db.get(LivePrefs, user.id)
+    return PrefsOut(sound=bool(row and row.sound), notify=bool(row and row.notify))
+
+
+@router.put("/prefs")
+async def put_prefs(body: PrefsIn, user: CurrentUser, db: SessionDep) -> PrefsOut:
+    row = await db.get(LivePrefs, user.id)
+    if row is None:
+        row = LivePrefs(user_id=user.id, sound=False, notify=False)
+        db.add(row)
+    if body.sound is not None:
+        row.sound = body.sound
+    if body.notify is not None:
+        row.notify = body.notify
+    await db.commit()
+    return PrefsOut(sound=row.sound, notify=row.notify)

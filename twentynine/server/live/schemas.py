@@ -1,0 +1,39 @@
+"""What a page may send on ``/ws/me``, and the notice preferences over HTTP."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: message ids are a person's own counter (a 32-bit column)
+MessageId = Annotated[int, Field(ge=0, le=2**31 - 1)]
+
+
+class Hello(BaseModel):
+    """Catch up: the messages after ``last_id`` (as the socket's ``last_id`` parameter)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    type: Literal["hello"]
+    last_id: MessageId | None = None
+
+
+class Ping(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Hello | Ping, Field(discriminator="type")]
+
+
+class PrefsIn(BaseModel):
+    """Either or both of the two choices."""
+
+    model_config = ConfigDict(extra="forbid")
+    sound: bool | None = None
+    notify: bool | None = None
+
+
+class PrefsOut(BaseModel):
+    sound: bool
+    notify: bool

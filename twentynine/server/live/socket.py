@@ -1,0 +1,233 @@
+"""The live channel's socket: ``/ws/me``, one per signed-in page. See docs/protocol.md.
+
+Served straight from ASGI like the table socket (``TwentyNineApp`` hands it over before any
+middleware), with the table socket's cookie and origin checks. Every signed-in page keeps one
+open for as long as it is open, so a connection holds little: its socket, its reader's task,
+and a list of what waits to be written (written at once when the transport takes it, by a task
+only while it does not).
+
+On connect: subscribe first, then read what the page missed from the store (after the
+``last_id`` it gives), send ``hello`` and the missed messages, then what came meanwhile,
+dropping what the catch-up already sent."""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from pydantic import TypeAdapter
+from starlette.types import Receive, Scope, Send
+
+from ..deps import user_from_token
+from ..security import SESSION_COOKIE
+from ..tables.ws import Disconnected, Socket, _last_version, _origin_ok, _refuse, _short
+from .hub import LiveHub, Message, encode
+from .schemas import ClientMessage, Hello, Ping
+from .store import CatchUp
+
+log = logging.getLogger("twentynine.live")
+PATH = "/ws/me"
+MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+MAX_MESSAGE = 1024
+#: messages a page may have waiting; one that falls further behind is closed (code 4000) and
+#: reconnects, catching up from the store
+OUTBOX_LIMIT = 256
+
+
+def is_live_socket(scope: Scope) -> bool:
+    return scope["type"] == "websocket" and scope["path"] == PATH
+
+
+class PageSocket(Socket):
+    """The table socket's ASGI wrapper, writing frames already encoded."""
+
+    __slots__ = ()
+
+    def write_now(self, data: bytes) -> bool:
+        send_now = self._send_now
+        return send_now is not None and send_now(data)
+
+    async def write(self, data: bytes) -> None:
+        try:
+            await self._send({"type": "websocket.send", "text": data.decode()})
+        except OSError as e:
+            raise Disconnected() from e
+
+
+class Page:
+    """One open ``/ws/me``: a subscriber of the hub for its person."""
+
+    __slots__ = ("buffer", "closed", "last_messages", "outbox", "sending", "user_id", "ws")
+
+    def __init__(self, ws: PageSocket, user_id: int) -> None:
+        self.ws = ws
+        self.user_id = user_id
+        #: while catching up, what the hub delivers waits here
+        self.buffer: list[tuple[Message, bytes]] | None = []
+        self.outbox: list[bytes | None] = []  # None: close (code 4000) and let it reconnect
+        self.sending: asyncio.Task[None] | None = None
+        self.closed = False
+        self.last_messages: list[float] = []
+
+    def deliver(self, message: Message, data: bytes) -> None:
+        if self.closed:
+            return
+        if self.buffer is not None:
+            self.buffer.append((message, data))
+            return
+        self.push(data)
+
+    def push(self, data: bytes) -> None:
+        if self.closed:
+            return
+        if len(self.outbox) >= OUTBOX_LIMIT:
+            log.warning("live: closing a page that does not keep up (user %s)", self.user_id)
+            self.closed = True
+            self.outbox.append(None)
+        else:
+            self.outbox.append(data)
+        self._kick()
+
+    def caught_up(self, upto: int) -> None:
+        """The catch-up is sent up to id ``upto``: what came meanwhile follows, less that."""
+        buffered, self.buffer = self.buffer or [], None
+        for message, data in buffered:
+            message_id = message.get("seq")
+            if message_id is None or message_id > upto:
+                self.push(data)
+
+    def _kick(self) -> None:
+        if self.sending is not None and not self.sending.done():
+            return  # the sending task takes what was added
+        outbox = self.outbox
+        try:
+            while outbox and outbox[0] is not None and self.ws.write_now(outbox[0]):
+                del outbox[0]
+        except Exception:
+            self.closed = True
+            outbox.clear()
+            return
+        if outbox:
+            self.sending = asyncio.create_task(self._drain())
+
+    async def _drain(self) -> None:
+        try:
+            while self.outbox:
+                data = self.outbox.pop(0)
+                if data is None:
+                    self.outbox.clear()
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(4000, "fell behind: reconnect and catch up")
+                    return
+                await self.ws.write(data)
+        except Exception:
+            self.closed = True
+            self.outbox.clear()
+
+    async def stop(self) -> None:
+        self.closed = True
+        self.outbox.clear()
+        task = self.sending
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> None:
+    """Serve one ``/ws/me`` for ``app``."""
+    ws = PageSocket(scope, receive, send)
+    if not _origin_ok(ws):
+        await _refuse(ws, 4403, "cross-site socket refused")
+        return
+    async with app.state.sessionmaker() as db:
+        user = await user_from_token(db, ws.cookie(SESSION_COOKIE))
+    if user is None:
+        await _refuse(ws, 4401, "sign in first")
+        return
+    user_id, name = user.id, user.first_name
+    last_id = _last_version(ws.query.get("last_id"))
+    ws.forget_handshake()
+    scope["headers"] = []  # the server's scope outlives the handshake too
+    try:
+        await ws.accept()
+    except Disconnected:
+        return
+    hub: LiveHub = app.state.live
+    page = Page(ws, user_id)
+    hub.attach(user_id, page)  # first: nothing sent from now on is missed
+    opened = False
+    try:
+        await _catch_up(hub, page, last_id, greet=True)
+        hub.presence.page_opened(user_id, name)
+        opened = True
+        await _reader(hub, page, app.state.settings.socket_messages_per_10s)
+    except Disconnected:
+        pass
+    finally:
+        hub.detach(user_id, page)
+        if opened:
+            hub.presence.page_closed(user_id)
+        await page.stop()
+
+
+async def _catch_up(hub: LiveHub, page: Page, last_id: int | None, greet: bool) -> None:
+    """``hello`` (on connect, or when asked), then what the page missed after ``last_id``."""
+    if page.buffer is None:
+        page.buffer = []
+    store = hub.store
+    catch = await store.since(page.user_id, last_id) if store is not None else CatchUp([], 0, True)
+    hello: Message = {
+        "type": "hello",
+        "user_id": page.user_id,
+        "last_id": catch.last_id,
+        "complete": catch.complete,
+        "missed": len(catch.messages),
+    }
+    if greet:
+        hello.update(hub.presence.counts)
+        hello["friends"] = await hub.presence.friend_states(page.user_id)
+    page.push(encode(hello))
+    for message in catch.messages:
+        page.push(encode(message))
+    page.caught_up(catch.last_id)
+
+
+async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
+    ws = page.ws
+    while True:
+        text = await ws.receive_text()
+        if page.closed:
+            raise Disconnected()
+        now = time.monotonic()
+        recent = page.last_messages
+        if recent and now - recent[0] > 10:
+            del recent[: bisect.bisect_left(recent, now - 10)]
+        if len(recent) >= limit:
+            _error(page, "rate_limited", f"at most {limit} messages in 10 seconds")
+            continue
+        recent.append(now)
+        if text is None:
+            _error(page, "malformed", "messages are JSON in text frames, not binary")
+            continue
+        if len(text) > MAX_MESSAGE:
+            _error(page, "too_large", f"messages are at most {MAX_MESSAGE} characters")
+            continue
+        try:
+            message = MESSAGE.validate_python(json.loads(text))
+        except (ValueError, RecursionError) as e:
+            _error(page, "malformed", _short(e))
+            continue
+        if isinstance(message, Hello):
+            await _catch_up(hub, page, message.last_id, greet=False)
+        elif isinstance(message, Ping):
+            page.push(b'{"type":"pong"}')
+
+
+def _error(page: Page, reason: str, message: str) -> None:
+    page.push(encode({"type": "error", "reason": reason, "message": message}))
