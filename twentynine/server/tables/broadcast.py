@@ -171,7 +171,8 @@ class Broadcast(TableParts):
             if have_all:
                 return self.message_for(conn, [e for evs in missed for e in evs])
         message = self.message_for(conn, [], snapshot=True)
-        if self.told is None or self.told[0] != self.version:  # once a version (~1.5 ms a deal)
+        # replayed once a version (0.16 ms of CPU after 30 actions: benchmarks/table_history.py)
+        if self.told is None or self.told[0] != self.version:
             self.told = (self.version, deal_events(self.info.rules_spec, self.game, self.actions))
         message["history"] = self.told[1]
         return message
