@@ -1053,9 +1053,8 @@ def report(fuzzer: HttpFuzzer) -> str:
 
 
 async def test_fuzz_http_api(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the turn clock's timers do not run: a move it made on its own between two requests would
-    # read as the request's doing (its deadlines are still set and stored; tables/test_clock*
-    # test what happens when one runs out)
+    # The turn clock stands still: a move it makes between two snapshots is not the request's
+    # doing (and seats it hands to bots would keep public tables busy for ever).
     monkeypatch.setattr(TurnClock, "_arm_clock", lambda self: None)
     fuzzer = await run_http_fuzz(app)
     print(f"\nHTTP fuzz: {fuzzer.requests} requests, {dict(sorted(fuzzer.statuses.items()))}")

@@ -145,7 +145,15 @@ async def test_turn_seconds_is_checked_defaulted_and_shown_in_the_lobby(app: Fas
         for kind in ("public", "private"):
             db.add(GameTable(id=f"t-{kind}", kind=kind, rules={"preset": "standard"}))
         await db.commit()
-        got = dict((await db.execute(select(GameTable.kind, GameTable.turn_seconds))).all())
+        got = dict(
+            (
+                await db.execute(
+                    select(GameTable.kind, GameTable.turn_seconds).where(
+                        GameTable.id.in_(["t-public", "t-private"])
+                    )
+                )
+            ).all()
+        )
     assert got["public"] == 20 and got["private"] == 0
 
 
