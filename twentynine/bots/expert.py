@@ -11,7 +11,9 @@ It plays from its seat's view only: the sampled deals are built from the view, n
 real game.
 
 ``ExpertBot(calls="rules", inference=False)`` is the expert as it was before the calls were
-searched and the sampled deals weighed (the ``expert-rules`` variant): kept for measuring.
+searched and the sampled deals weighed. It is still the ``expert`` level that tables and the Bhoos
+server offer: the searched calls (the ``expert-search`` variant) measured weaker so far (see
+``bots/__init__.py``).
 """
 
 from __future__ import annotations
