@@ -146,6 +146,8 @@ async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, 
         ws.close_for_snapshot,
         ws.send_json_now,
     )
+    # who is at a table, for their friends' pages (live/presence.py)
+    at_table = app.state.live.presence.sat(user_id, first_name, runtime, conn.seat is not None)
     try:
         first = await runtime.connect(conn, last_version)
         first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
@@ -156,6 +158,7 @@ async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, 
     except Disconnected:
         pass
     finally:
+        app.state.live.presence.rose(at_table)
         await _unless_stopped(runtime, lambda: runtime.disconnect(conn))
         await conn.stop()
 
