@@ -197,6 +197,22 @@ class Presence:
         self.friends[user_id] = (now, ids)
         return ids
 
+    async def befriended(self, a: tuple[int, str], b: tuple[int, str]) -> None:
+        """Two people just became friends: each is told whether the other is here."""
+        self.forget_friends(a[0])
+        self.forget_friends(b[0])
+        ranks = await self.hub.relay.states([a[0], b[0]])
+        for (user_id, name), (other_id, _) in ((a, b), (b, a)):
+            rank = max(ranks.get(user_id, 0), self.rank_here(user_id))
+            if rank:
+                message = {
+                    "type": "presence",
+                    "user_id": user_id,
+                    "name": name,
+                    "state": STATES[rank],
+                }
+                await self.hub.tell([other_id], message)
+
     async def friend_states(self, user_id: int) -> dict[str, str]:
         """The friends of ``user_id`` who are here (any process), by id: their states."""
         friends = sorted(await self.friends_of(user_id))

@@ -98,6 +98,7 @@ class TableNotices:
             "table_id": info.id,
             "kind": info.kind,
             "name": info.name,
+            "host_id": info.host_id,
             "status": runtime.status,
             "change": change,
             "open_seats": sum(1 for s in runtime.seats if s.empty),

@@ -5,6 +5,7 @@ import { onRoute, prefetch, relabel, start } from './router.js';
 import { chooseLanguage, isMember, loadSession, onSession, session, signOut } from './session.js';
 import { avatarOf } from './prefs.js';
 import { ensureSprite } from './cards.js';
+import { startLive } from './live.js';
 
 const NAV = [
   ['', 'nav_play'],
@@ -81,6 +82,7 @@ async function boot() {
     toast(e.message, 'error');
   }
   renderNav();
+  startLive(); // the live channel (/ws/me) for a signed-in person
   await start(document.getElementById('app'));
 }
 

@@ -6,6 +6,7 @@ import { isMember, session } from '../session.js';
 import { joinButton, tableItem, watchButton } from '../tables.js';
 import { button, empty, field, loading, pageFrame, selectEl, tabLinks, when } from '../ui.js';
 import { rulesEditor } from '../rulesform.js';
+import { fresh, live, onLive, setBadge } from '../live.js';
 
 const TABS = ['host', 'join', 'view', 'friends', 'history'];
 
@@ -21,9 +22,53 @@ export function render(root, route) {
   root.append(pageFrame(t('nav_dashboard'),
     tabLinks('dashboard', TABS.map((id) => [id, t(`tab_${id}`)]), tab), body));
   const renderers = { host, join, view, friends, history };
-  renderers[tab](body).catch((e) => replace(body, h('p', { class: 'error', role: 'alert' },
-    e.message)));
-  return undefined;
+  const draw = () => renderers[tab](body).catch((e) => replace(body, h('p', { class: 'error',
+    role: 'alert' }, e.message)));
+  draw();
+  return followLive(root, tab, body, draw);
+}
+
+// -- live: the tabs follow what the server tells (live.js) -------------------------------------
+/** Badges on the Friends and Join tabs; the open tab drawn again when what it shows changed. */
+function followLive(root, tab, body, draw) {
+  const badges = () => {
+    const link = (id) => root.querySelector(`.tabs a[href="#/dashboard/${id}"]`);
+    if (link('friends')) setBadge(link('friends'), live.waiting.requests);
+    if (link('join')) setBadge(link('join'), live.waiting.join);
+  };
+  badges();
+  const me = () => session.user && session.user.id;
+  const concerns = {
+    host: (m) => (m.type === 'table_changed' && m.kind === 'hosted' && m.host_id === me())
+      || (m.type.startsWith('friend_') && !body.querySelector('form.host-form')),
+    join: (m) => m.type === 'table_invite' || m.type === 'table_changed',
+    view: (m) => m.type === 'table_changed' || m.type === 'friend_accepted'
+      || m.type === 'friend_removed',
+    friends: (m) => m.type.startsWith('friend_'),
+    history: (m) => m.type === 'table_changed' && m.change === 'ended',
+  }[tab];
+  const stops = [
+    onLive('waiting', badges),
+    onLive('*', (m) => {
+      if (m.type === 'presence' && tab === 'friends') showPresence(body);
+      else if (concerns(m)) redraw();
+    }),
+    onLive('resync', () => redraw()),
+  ];
+  // the friends tab keeps its form (and what is typed there): only its lists are drawn again
+  function redraw() {
+    if (tab === 'friends' && body.friendsLists) body.friendsLists().catch(() => {});
+    else if (!body.querySelector('form.host-form')) draw();
+  }
+  return () => stops.forEach((stopIt) => stopIt());
+}
+
+function showPresence(body) {
+  for (const el of body.querySelectorAll('[data-presence-of]')) {
+    const state = live.presence.get(Number(el.dataset.presenceOf)) || 'offline';
+    el.dataset.presence = state;
+    el.textContent = t(`presence_${state}`);
+  }
 }
 
 // -- Host ------------------------------------------------------------------------------------
@@ -118,7 +163,7 @@ async function hostForm(body, friends) {
 
 // -- Join and View -----------------------------------------------------------------------------
 async function join(body) {
-  const mine = await get('/api/tables/mine');
+  const mine = await fresh('/api/tables/mine');
   const rows = mine.join;
   replace(body, h('h2', {}, t('games_to_join')), rows.length
     ? h('ul', { class: 'table-list' }, rows.map((table) => tableItem(table, [
@@ -128,7 +173,7 @@ async function join(body) {
 }
 
 async function view(body) {
-  const mine = await get('/api/tables/mine');
+  const mine = await fresh('/api/tables/mine');
   replace(body, h('h2', {}, t('games_to_watch')), mine.view.length
     ? h('ul', { class: 'table-list' }, mine.view.map((table) => tableItem(table,
       [watchButton(table)])))
@@ -142,24 +187,40 @@ function person(f) {
 }
 
 async function friends(body) {
-  const data = await get('/api/friends');
-  const again = () => friends(body);
   const email = h('input', { name: 'email', type: 'email', required: true, autocomplete: 'off' });
   const form = h('form', { class: 'row add-friend', 'aria-label': t('add_friend') },
     field(t('friend_email'), email), h('button', { type: 'submit', class: 'primary' },
       t('add_friend')));
+  const heading = h('h2');
+  const lists = h('div', { class: 'friends-lists' });
+  const again = async () => {
+    const data = await fresh('/api/friends');
+    replace(heading, t('friends_count', { count: data.count, limit: data.limit }));
+    replace(lists, friendLists(data, again));
+    showPresence(lists);
+  };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     post('/api/friends/requests', { email: email.value.trim() })
-      .then((r) => { toast(t(`friend_${r.status}`, { name: r.user.first_name })); again(); })
+      .then((r) => {
+        toast(t(`friend_${r.status}`, { name: r.user.first_name }));
+        email.value = '';
+        again();
+      })
       .catch((e) => toast(e.message, 'error'));
   });
-  const list = (title, rows, actions, none) => h('section', {}, h('h3', {}, title),
+  await again();
+  body.friendsLists = again;
+  replace(body, heading, form, lists, button(t('refresh'), again, { class: 'link' }));
+}
+
+function friendLists(data, again) {
+  const list = (title, rows, actions, none, presence = false) => h('section', {},
+    h('h3', {}, title),
     rows.length ? h('ul', { class: 'people' }, rows.map((f) => h('li', { 'data-user': f.id },
-      person(f), h('div', { class: 'row' }, actions(f))))) : empty(none));
-  replace(body,
-    h('h2', {}, t('friends_count', { count: data.count, limit: data.limit })),
-    form,
+      person(f), presence ? h('span', { class: 'presence', 'data-presence-of': f.id }) : null,
+      h('div', { class: 'row' }, actions(f))))) : empty(none));
+  return [
     list(t('requests_to_you'), data.incoming, (f) => [
       button(t('accept'), async () => { await post(`/api/friends/requests/${f.id}/accept`); again(); },
         { class: 'primary', 'aria-label': t('accept_named', { name: f.first_name }) }),
@@ -169,12 +230,12 @@ async function friends(body) {
     list(t('your_friends'), data.friends, (f) => [
       button(t('remove'), async () => { await del(`/api/friends/${f.id}`); again(); },
         { class: 'danger', 'aria-label': t('remove_named', { name: f.first_name }) }),
-    ], t('no_friends')),
+    ], t('no_friends'), true),
     list(t('your_requests'), data.outgoing, (f) => [
       button(t('cancel'), async () => { await del(`/api/friends/requests/${f.id}`); again(); },
         { 'aria-label': t('cancel_named', { name: f.first_name }) }),
     ], t('no_requests')),
-    button(t('refresh'), again, { class: 'link' }));
+  ];
 }
 
 // -- History ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import { isMember } from '../session.js';
 import { rulesEditor } from '../rulesform.js';
 import { joinButton, tableItem, watchButton } from '../tables.js';
 import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
+import { onLive } from '../live.js';
 
 export function render(root) {
   if (!isMember()) {
@@ -31,7 +32,15 @@ export function render(root) {
   refresh(list);
   createForm(create);
   const timer = setInterval(() => refresh(list), 15000);
-  return () => clearInterval(timer);
+  // public tables opening, filling and closing arrive live (live.js); a reconnect reloads
+  const stops = [
+    onLive('table_changed', (m) => { if (m.kind === 'public') refresh(list); }),
+    onLive('resync', () => refresh(list)),
+  ];
+  return () => {
+    clearInterval(timer);
+    stops.forEach((stopIt) => stopIt());
+  };
 }
 
 async function refresh(list) {

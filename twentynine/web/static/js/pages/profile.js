@@ -6,6 +6,8 @@ import { AVATARS, DECKS, THEMES } from '../prefs.js';
 import { chooseLanguage, session, updateProfile } from '../session.js';
 import { cardEl } from '../cards.js';
 import { busy, field, loading, pageFrame, selectEl } from '../ui.js';
+import { put } from '../api.js';
+import { live, loadPrefs } from '../live.js';
 
 function choices(name, options, value, draw) {
   return h('fieldset', { class: 'choice-grid' }, h('legend', {}, t(name)),
@@ -59,11 +61,39 @@ export function render(root) {
     user.is_admin ? [h('dt', {}, t('admin')), h('dd', {}, t('yes'))] : null);
   root.append(pageFrame(t('profile'), h('div', { class: 'profile-grid' },
     h('section', {}, form),
-    h('section', {}, h('h2', {}, t('your_stats')), stats, h('h2', {}, t('account')), account))));
+    h('section', {}, h('h2', {}, t('your_stats')), stats, h('h2', {}, t('account')), account,
+      noticesForm()))));
   get('/api/stats/me').then((s) => replace(stats, [
     ['games', s.games], ['games_won', s.games_won], ['rounds', s.rounds],
     ['contracts', s.contracts], ['contracts_made', s.contracts_made], ['sets_won', s.sets_won],
   ].map(([key, value]) => h('div', { class: 'stat', 'data-stat': key },
     h('strong', {}, String(value)), h('span', {}, t(`stat_${key}`))))))
     .catch((e) => replace(stats, h('p', { class: 'error' }, e.message)));
+}
+
+/** Notices (live.js): a sound and a browser notification for "your turn" and invitations,
+ * both off until turned on here (kept on the server, so every browser of yours follows). */
+function noticesForm() {
+  const sound = h('input', { type: 'checkbox', name: 'notice_sound' });
+  const notify = h('input', { type: 'checkbox', name: 'notice_notify' });
+  const save = async (fields) => {
+    live.prefs = await put('/api/live/prefs', fields);
+    sound.checked = live.prefs.sound;
+    notify.checked = live.prefs.notify;
+    toast(t('saved'));
+  };
+  sound.addEventListener('change', () => busy(sound, () => save({ sound: sound.checked })));
+  notify.addEventListener('change', () => busy(notify, async () => {
+    if (notify.checked && 'Notification' in window && Notification.permission !== 'granted') {
+      const answer = await Notification.requestPermission();
+      if (answer !== 'granted') toast(t('notify_denied'), 'error');
+    }
+    await save({ notify: notify.checked });
+  }));
+  loadPrefs().then((prefs) => {
+    sound.checked = prefs.sound;
+    notify.checked = prefs.notify;
+  });
+  return h('fieldset', { class: 'stack notices-form' }, h('legend', {}, t('notices')),
+    field(t('notice_sound'), sound), field(t('notice_notify'), notify));
 }
