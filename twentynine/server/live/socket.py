@@ -145,12 +145,11 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
     if not _origin_ok(ws):
         await _refuse(ws, 4403, "cross-site socket refused")
         return
-    async with app.state.sessionmaker() as db:
-        user = await user_from_token(db, ws.cookie(SESSION_COOKIE))
-    if user is None:
+    who = await _who(app, ws)
+    if who is None:
         await _refuse(ws, 4401, "sign in first")
         return
-    user_id, name = user.id, user.first_name
+    user_id, name = who
     last_id = _last_version(ws.query.get("last_id"))
     ws.forget_handshake()
     scope["headers"] = []  # the server's scope outlives the handshake too
@@ -174,6 +173,14 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
         if opened:
             hub.presence.page_closed(user_id)
         await page.stop()
+
+
+async def _who(app: Any, ws: PageSocket) -> tuple[int, str] | None:
+    """The signed-in person's id and first name (in a function of its own: the database
+    session and the account's row are let go here, not kept by the socket's long frame)."""
+    async with app.state.sessionmaker() as db:
+        user = await user_from_token(db, ws.cookie(SESSION_COOKIE))
+        return None if user is None else (user.id, user.first_name)
 
 
 async def _catch_up(hub: LiveHub, page: Page, last_id: int | None, greet: bool) -> None:
