@@ -126,3 +126,52 @@ async def test_the_same_with_pages_on_two_server_processes(
 ) -> None:
     one, two = two_servers
     await scenario(chromium, one, two)
+
+
+async def test_lobby_play_page_counts_and_your_turn_notice(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    a = await chromium.page(web_live.url)
+    b = await chromium.page(web_live.url)
+    await sign_in_ui(a, web_live, email("Hana"), "Hana")
+    await sign_in_ui(b, web_live, email("Ana"), "Ana")
+
+    # a public table opened appears in another person's open lobby within a second
+    await b.goto("/#/lobby")
+    await b.get_by_role("heading", name="Public tables").wait_for()
+    await mark_no_reload(b)
+    t0 = time.monotonic()
+    table = await api(
+        a, "POST", "/api/tables", {"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    await seen_within(b.locator(f'.lobby-list [data-table="{table["id"]}"]'), t0)
+    await api(a, "POST", f"/api/tables/{table['id']}/leave")  # the last person: it closes
+    await b.locator(f'.lobby-list [data-table="{table["id"]}"]').wait_for(
+        state="detached", timeout=2000
+    )
+    assert await not_reloaded(b)
+
+    # the Play page counts who is online and playing, live
+    await b.goto("/#/")
+    counts = b.locator(".live-counts")
+    await counts.get_by_text("2 online · 0 playing now").wait_for(timeout=3000)
+    solo = await api(
+        a,
+        "POST",
+        "/api/tables",
+        {"kind": "solo", "seats": ["me", "bot:random", "bot:random", "bot:random"]},
+    )
+    await a.goto(f"/#/table/{solo['id']}")
+    await counts.get_by_text("2 online · 1 playing now").wait_for(timeout=3000)
+    await shot(b, "live-play-page-counts")
+
+    # Hana leaves her game for the dashboard: "your turn" comes as a notice with a link back
+    await a.locator("section.table-page").wait_for()
+    await a.goto("/#/dashboard/history")
+    notice = a.locator(".toast.notice", has_text="Your turn at")
+    await notice.wait_for(timeout=5000)
+    assert await notice.get_by_role("link", name="Open").get_attribute("href") == (
+        f"#/table/{solo['id']}"
+    )
+    await counts.get_by_text("2 online · 0 playing now").wait_for(timeout=3000)
+    chromium.assert_clean()

@@ -111,7 +111,11 @@ async def test_your_turn_reaches_a_player_whose_table_page_is_closed(live: LiveS
         await sock.send({"type": "act", "version": sock.version, **legal[0]})
         await sock.wait_for(lambda st, v=sock.version: st["version"] > v, timeout=10)
     assert len(page.of("your_turn")) == told
+    # leaving the table in the middle of her turn: she is told at once
+    await sock.wait_for(lambda st: 0 in (st["view"] or {}).get("to_act", []), timeout=10)
     await sock.close()
+    left = await page.next("your_turn", timeout=2)
+    assert left["table_id"] == table_id and left["seat"] == 0
     online = await friend_page.next("presence", lambda m: m["state"] == "online", timeout=1.5)
     assert online["user_id"] == a_id
     await page.close()

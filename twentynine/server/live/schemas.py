@@ -27,9 +27,9 @@ ClientMessage = Annotated[Hello | Ping, Field(discriminator="type")]
 
 
 class PrefsIn(BaseModel):
-    """Either or both of the two choices."""
+    """Either or both of the two choices (true or false: no "yes", no 1)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sound: bool | None = None
     notify: bool | None = None
 

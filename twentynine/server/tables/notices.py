@@ -64,15 +64,27 @@ class TableNotices:
         else:
             self._turn(runtime)
 
+    def left(self, runtime: Any, seat_no: int | None) -> None:
+        """A table socket closed: if its seat's turn is now and no page of the player shows the
+        table any more, they are told (they left in the middle of their turn)."""
+        game = runtime.game
+        if seat_no is None or game is None or runtime.status != "playing" or game.round.is_over:
+            return
+        seat = runtime.seats[seat_no]
+        if (
+            seat_no in _whose_turn(game.round)
+            and seat.connections == 0
+            and seat.user_id is not None
+            and not seat.controller
+        ):
+            self._spawn(self._tell_turn(runtime, seat_no, seat.user_id))
+
     def _turn(self, runtime: Any) -> None:
         game = runtime.game
         if game is None or runtime.status != "playing" or game.round.is_over:
             self.turns.pop(runtime.info.id, None)
             return
-        rnd = game.round
-        seats = to_act(rnd)
-        if len(seats) > 1:  # a pair may be announced out of turn: the turn is the player's
-            seats = (rnd.turn,)
+        seats = _whose_turn(game.round)
         if self.turns.get(runtime.info.id) == seats:
             return
         self.turns[runtime.info.id] = seats
@@ -125,6 +137,13 @@ class TableNotices:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("table notice failed: %s", task.exception())
+
+
+def _whose_turn(rnd: Any) -> tuple[int, ...]:
+    seats = to_act(rnd)
+    if len(seats) > 1:  # a pair may be announced out of turn: the turn is the player's
+        return (rnd.turn,)
+    return seats
 
 
 #: the table events that change what a page away from the table shows, and the change they make
