@@ -4,8 +4,8 @@ change, and every open page of the number of people online and playing.
 
 Each process knows its own sockets; its people's states go to the relay (a Redis hash per
 process with several), and a person's state is the highest any process has for them. A table's
-status (waiting → playing → closed) is read when states are worked out, at most every ``TICK_S``,
-so no hook in the tables package has to tell of it."""
+status (waiting → playing → closed) is looked at every ``TICK_S`` (one comparison a table), so
+no hook in the tables package has to tell of it."""
 
 from __future__ import annotations
 
@@ -50,6 +50,8 @@ class Presence:
         self.hub = hub
         self.pages: dict[int, int] = {}  # user id → open /ws/me sockets here
         self.tables: dict[int, list[AtTable]] = {}  # user id → table sockets here
+        #: table (runtime) → its status when last looked at, and its sockets here
+        self.statuses: dict[Any, tuple[str, list[AtTable]]] = {}
         self.names: dict[int, str] = {}
         self.local: dict[int, int] = {}  # user id → rank here, as last told to the relay
         self.dirty: set[int] = set()
@@ -77,6 +79,10 @@ class Presence:
         """A table socket opened (``table``: its runtime); give the answer to :meth:`rose`."""
         entry = AtTable(user_id, table, seated)
         self.tables.setdefault(user_id, []).append(entry)
+        if table in self.statuses:
+            self.statuses[table][1].append(entry)
+        else:
+            self.statuses[table] = (table.status, [entry])
         self.names.setdefault(user_id, name)
         self._mark(user_id)
         return entry
@@ -88,6 +94,12 @@ class Presence:
                 entries.remove(entry)
             if not entries:
                 del self.tables[entry.user_id]
+        at_table = self.statuses.get(entry.table)
+        if at_table is not None:
+            with contextlib.suppress(ValueError):
+                at_table[1].remove(entry)
+            if not at_table[1]:
+                del self.statuses[entry.table]
         self._mark(entry.user_id)
 
     def forget_friends(self, user_id: int) -> None:
@@ -129,8 +141,12 @@ class Presence:
 
     async def tick(self) -> None:
         """Tell the relay of changed states, friends of changed people, pages of the counts."""
-        candidates = self.dirty | self.tables.keys()
-        self.dirty = set()
+        # a table's status may change on any process: whose state it makes are looked at again
+        for table, (status, entries) in list(self.statuses.items()):
+            if table.status != status:
+                self.statuses[table] = (table.status, entries)
+                self.dirty.update(entry.user_id for entry in entries)
+        candidates, self.dirty = self.dirty, set()
         before: dict[int, int] = {}
         changes: dict[int, int] = {}
         for user_id in candidates:
