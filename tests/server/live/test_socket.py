@@ -50,6 +50,21 @@ async def test_the_socket_needs_a_session_and_this_sites_origin(live: LiveServer
     assert await refused(live, a) == 4401  # the ended session no longer opens it
 
 
+async def test_closing_a_persons_pages_ends_them_on_the_spot(live: LiveServer) -> None:
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    pages = [await MeSocket(live, a).connect() for _ in range(2)]
+    other = await MeSocket(live, b).connect()
+    hub = live.app.state.live
+    done = asyncio.run_coroutine_threadsafe(hub.close_pages(a_id), hub.loop)
+    await asyncio.wrap_future(done)
+    for page in pages:
+        assert await page.closed_with() == 4401
+    await other.send({"type": "ping"})
+    await other.next("pong")  # another person's page stays open
+    await other.close()
+
+
 async def test_bad_messages_are_answered_with_an_error_and_change_nothing(
     live: LiveServer,
 ) -> None:

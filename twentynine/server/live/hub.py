@@ -84,9 +84,11 @@ class LiveHub:
         self._writer: asyncio.Task[None] | None = None
         self._pruner: asyncio.Task[None] | None = None
         self._posted: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once started
 
     # -- life ------------------------------------------------------------------------------------
     async def start(self, maker: async_sessionmaker[AsyncSession], relay: Relay) -> None:
+        self.loop = asyncio.get_running_loop()
         self.maker = maker
         self.store = MessageStore(maker)
         self.relay = relay
@@ -176,6 +178,18 @@ class LiveHub:
             self._deliver(ids, message, None)
             await self._publish({"to": [[u, None] for u in ids], "m": message})
 
+    async def close_pages(self, user_id: int) -> None:
+        """Close every open page of ``user_id`` on every process (code 4401: their sessions
+        ended, or their account went): call it after ending the sessions."""
+        self._close_here(user_id)
+        await self._publish({"close": user_id})
+
+    def _close_here(self, user_id: int) -> None:
+        for sub in list(self.subscribers.get(user_id, ())):
+            end = getattr(sub, "end", None)
+            if end is not None:
+                end()
+
     async def _write_pending(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
@@ -204,6 +218,9 @@ class LiveHub:
     # -- delivering --------------------------------------------------------------------------------
     def _on_envelope(self, envelope: Envelope) -> None:
         """A message from another process: to the people it is for who have pages here."""
+        if "close" in envelope:
+            self._close_here(int(envelope["close"]))
+            return
         message = envelope["m"]
         to = envelope.get("to")
         if to is None:

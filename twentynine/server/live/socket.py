@@ -37,6 +37,7 @@ MAX_MESSAGE = 1024
 #: messages a page may have waiting; one that falls further behind is closed (code 4000) and
 #: reconnects, catching up from the store
 OUTBOX_LIMIT = 256
+CLOSE_REASONS = {4000: "fell behind: reconnect and catch up", 4401: "signed out"}
 
 
 def is_live_socket(scope: Scope) -> bool:
@@ -69,7 +70,9 @@ class Page:
         self.user_id = user_id
         #: while catching up, what the hub delivers waits here
         self.buffer: list[tuple[Message, bytes]] | None = []
-        self.outbox: list[bytes | None] = []  # None: close (code 4000) and let it reconnect
+        #: frames to write; a number closes the socket with that code (4000: fell behind,
+        #: reconnect and catch up; 4401: signed out)
+        self.outbox: list[bytes | int] = []
         self.sending: asyncio.Task[None] | None = None
         self.closed = False
         self.last_messages: list[float] = []
@@ -88,7 +91,7 @@ class Page:
         if len(self.outbox) >= OUTBOX_LIMIT:
             log.warning("live: closing a page that does not keep up (user %s)", self.user_id)
             self.closed = True
-            self.outbox.append(None)
+            self.outbox.append(4000)
         else:
             self.outbox.append(data)
         self._kick()
@@ -106,7 +109,7 @@ class Page:
             return  # the sending task takes what was added
         outbox = self.outbox
         try:
-            while outbox and outbox[0] is not None and self.ws.write_now(outbox[0]):
+            while outbox and isinstance(outbox[0], bytes) and self.ws.write_now(outbox[0]):
                 del outbox[0]
         except Exception:
             self.closed = True
@@ -119,15 +122,23 @@ class Page:
         try:
             while self.outbox:
                 data = self.outbox.pop(0)
-                if data is None:
+                if isinstance(data, int):
                     self.outbox.clear()
+                    reason = CLOSE_REASONS.get(data, "")
                     with contextlib.suppress(Exception):
-                        await self.ws.close(4000, "fell behind: reconnect and catch up")
+                        await self.ws.close(data, reason)
                     return
                 await self.ws.write(data)
         except Exception:
             self.closed = True
             self.outbox.clear()
+
+    def end(self, code: int = 4401) -> None:
+        """Close the socket (the person signed out everywhere, or their account went)."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.append(code)
+            self._kick()
 
     async def stop(self) -> None:
         self.closed = True
