@@ -27,6 +27,9 @@ OFFLINE, ONLINE, AT_TABLE, PLAYING = 0, 1, 2, 3
 STATES = ("offline", "online", "at_table", "playing")
 #: how often states (tables' statuses) and, with several processes, the counts are looked at
 TICK_S = 0.5
+#: the counts go to every open page at most this often (thousands of pages opening at once
+#: would otherwise each be told of every other)
+COUNTS_EVERY_S = 1.0
 #: how long a person's friend list is trusted (it is also dropped on every friends message)
 FRIENDS_TTL_S = 300.0
 
@@ -60,6 +63,7 @@ class Presence:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._last_poll = 0.0
+        self._counts_due = False
 
     # -- what the sockets tell -------------------------------------------------------------------
     def page_opened(self, user_id: int, name: str) -> None:
@@ -170,9 +174,14 @@ class Presence:
                     await self._tell_friends(user_id, now)
                 if not now:
                     self.names.pop(user_id, None)
+        if changes:
+            self._counts_due = True
         clock = time.monotonic()
-        if changes or (relay.process_id != "local" and clock - self._last_poll >= 1.0):
+        if relay.process_id != "local" and clock - self._last_poll >= COUNTS_EVERY_S:
+            self._counts_due = True  # other processes' people come and go too
+        if self._counts_due and clock - self._last_poll >= COUNTS_EVERY_S:
             self._last_poll = clock
+            self._counts_due = False
             await self._count()
 
     async def _tell_friends(self, user_id: int, rank: int) -> None:
