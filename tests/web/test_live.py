@@ -167,8 +167,10 @@ async def test_lobby_play_page_counts_and_your_turn_notice(
 
     # Hana leaves her game for the dashboard: "your turn" comes as a notice with a link back
     await a.locator("section.table-page").wait_for()
+    # (a notice shown before she opened the table goes: the one to wait for comes after)
+    await a.evaluate("document.querySelectorAll('.toast.notice').forEach((n) => n.remove())")
     await a.goto("/#/dashboard/history")
-    notice = a.locator(".toast.notice", has_text="Your turn at")
+    notice = a.locator(".toast.notice", has_text="Your turn at").last
     await notice.wait_for(timeout=5000)
     assert await notice.get_by_role("link", name="Open").get_attribute("href") == (
         f"#/table/{solo['id']}"
