@@ -43,9 +43,13 @@ class SideStats:
     contracts_made: int = 0
     score: int = 0  # net score change over all deals
     times: list[float] = field(default_factory=list)  # decision times, seconds
+    #: the CPU time of each decision (this process's thread): what the wall clock shows less
+    #: what other work on a shared machine took from it
+    cpu_times: list[float] = field(default_factory=list)
 
     def to_json(self, deals: int) -> dict[str, Any]:
         t = sorted(self.times)
+        c = sorted(self.cpu_times)
         return {
             "name": self.name,
             "deals_won": self.deals_won,
@@ -58,6 +62,8 @@ class SideStats:
             "decision_ms_p50": round(_quantile(t, 0.5) * 1000, 3),
             "decision_ms_p95": round(_quantile(t, 0.95) * 1000, 3),
             "decision_ms_max": round((t[-1] if t else 0.0) * 1000, 3),
+            "decision_cpu_ms_p50": round(_quantile(c, 0.5) * 1000, 3),
+            "decision_cpu_ms_p95": round(_quantile(c, 0.95) * 1000, 3),
         }
 
 
@@ -133,9 +139,11 @@ class Table:
             seat = _next_seat(rnd)
             player = self.players[seat]
             v = view(rnd, seat)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             action = player.choose(v)
-            self.sides[seat & 1].times.append(time.perf_counter() - start)
+            side = self.sides[seat & 1]
+            side.times.append(time.perf_counter() - start)
+            side.cpu_times.append(time.thread_time() - cpu)
             game, _ = apply(game, action)
         self.game = game
         return game
@@ -155,8 +163,11 @@ def run_arena(
     rules: Rules,
     rules_name: str = "standard",
     on_deal: Callable[[int], None] | None = None,
+    factories: tuple[PlayerFactory, PlayerFactory] | None = None,
 ) -> ArenaResult:
-    make_a, make_b = player_factory(a), player_factory(b)
+    """Play ``deals`` duplicate deals between ``a`` and ``b`` (names; ``factories`` makes
+    the players instead of ``player_factory`` of the names, e.g. clients that count errors)."""
+    make_a, make_b = factories or (player_factory(a), player_factory(b))
     side_a, side_b = SideStats(a), SideStats(b)
     rng = random.Random(seed)
     # table 0: A in seats 0 and 2; table 1: B there
@@ -225,6 +236,8 @@ def summary_lines(result: ArenaResult) -> list[str]:
         f"  net score        A {a['net_score']:>6}   B {b['net_score']:>6}",
         f"  decision ms p50  A {a['decision_ms_p50']:>8}   B {b['decision_ms_p50']:>8}",
         f"  decision ms p95  A {a['decision_ms_p95']:>8}   B {b['decision_ms_p95']:>8}",
+        f"  CPU ms p50/p95   A {a['decision_cpu_ms_p50']}/{a['decision_cpu_ms_p95']}   "
+        f"B {b['decision_cpu_ms_p50']}/{b['decision_cpu_ms_p95']}",
         f"  invalid deals    {data['invalid_deals']}",
     ]
     return lines

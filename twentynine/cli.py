@@ -1,61 +1,85 @@
-"""The ``twentynine`` command line."""
+"""The ``twentynine`` command line.
+
+Each command imports what it needs when it runs: ``rules``, ``replay`` and ``simulate`` load the
+engine only (not the server, the solver or numba), so they start at once. The commands other
+modules define (``bot``, ``analyse``, ``admin``, ``serve``, ``db``) are registered only when
+asked for, or for the full help.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
-from .engine.errors import EngineError
-from .engine.records import (
-    DealRecord,
-    DealReplay,
-    GameRecord,
-    deal_summary,
-    load_record,
-    replay_deal,
-    replay_game,
-)
-from .engine.rules import PRESETS, Rules, option_choices, option_names, preset
+    from .engine.records import DealReplay, GameRecord
 
-out = Console()
-err = Console(stderr=True)
+#: commands defined elsewhere: name -> (module, its ``register(subparsers)``)
+ELSEWHERE: dict[str, str] = {
+    "bot": "twentynine.bhoos.server",
+    "analyse": "twentynine.analyse",
+    "admin": "twentynine.server.admin.cli",
+    "serve": "twentynine.server.cli",
+    "db": "twentynine.server.cli",
+}
+
+_consoles: dict[bool, Console] = {}
+
+
+def console(stderr: bool = False) -> Console:
+    """The rich console for standard output (or error), made on first use."""
+    if stderr not in _consoles:
+        from rich.console import Console
+
+        _consoles[stderr] = Console(stderr=stderr)
+    return _consoles[stderr]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
+    from .engine.errors import EngineError
+
     try:
         result: int = args.func(args)
     except EngineError as e:
-        err.print(f"[red]error:[/red] {e}")
+        console(stderr=True).print(f"[red]error:[/red] {e}")
         return 2
     return result
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command(argv: Sequence[str]) -> str | None:
+    """The command named in ``argv`` (its first word that is not an option)."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv``, only the command it names is taken from its module (every
+    command when it names none, for the full help)."""
     p = argparse.ArgumentParser(prog="twentynine", description="Twenty-Nine (29) card game")
     sub = p.add_subparsers(title="commands")
 
     r = sub.add_parser("rules", help="list presets or show a preset's rule options")
     r.add_argument("--list", action="store_true", help="one preset a line: name, then source")
-    r.add_argument("--preset", default="standard")
-    r.add_argument("--json", action="store_true")
+    r.add_argument("--preset", default="standard", help="the preset to show (default: %(default)s)")
+    r.add_argument("--json", action="store_true", help="print the options as JSON")
     r.set_defaults(func=cmd_rules)
 
     s = sub.add_parser("simulate", help="random legal players deal and play many rounds")
-    s.add_argument("--preset", default="standard")
-    s.add_argument("--rounds", type=int, default=1000)
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--preset", default="standard", help="the rules to play (default: %(default)s)")
+    s.add_argument("--rounds", type=int, default=1000, help="deals to play (default: %(default)s)")
+    s.add_argument("--seed", type=int, default=0, help="seed of the deals and the random players")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.add_argument("--records", type=Path, help="write every deal record to this folder")
     s.set_defaults(func=cmd_simulate)
@@ -64,36 +88,41 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("a", help="side A: a bot level or the URL of a Bhoos-protocol bot")
     ar.add_argument("b", help="side B: a bot level or the URL of a Bhoos-protocol bot")
     ar.add_argument("--deals", type=int, default=100, help="duplicate deals (each played twice)")
-    ar.add_argument("--seed", type=int, default=0)
-    ar.add_argument("--preset", default="standard")
-    ar.add_argument("--json", action="store_true")
+    ar.add_argument("--seed", type=int, default=0, help="seed of the deals and the bots")
+    ar.add_argument("--preset", default="standard", help="the rules to play (default: %(default)s)")
+    ar.add_argument("--json", action="store_true", help="print the figures as JSON")
     ar.set_defaults(func=cmd_arena)
 
     pl = sub.add_parser("play", help="play a game in the terminal against three bots")
-    pl.add_argument("--preset", default="standard")
+    pl.add_argument("--preset", default="standard", help="the rules to play (default: %(default)s)")
     pl.add_argument("--level", default="intermediate", help="the bots' level")
     pl.add_argument("--seed", type=int, default=None, help="repeatable deals and bots")
     pl.set_defaults(func=cmd_play)
 
-    from .analyse import register as register_analyse
-    from .bhoos.server import register as register_bot
-    from .server.admin.cli import register as register_admin
-    from .server.cli import register as register_server
-
-    register_bot(sub)
-    register_analyse(sub)
-    register_admin(sub)
-    register_server(sub)
+    own = set(sub.choices) | {"replay"}
+    named = _command(argv) if argv is not None else None
+    if named in own:
+        modules = []
+    elif named in ELSEWHERE:
+        modules = [ELSEWHERE[named]]
+    else:  # the full help, or an unknown command (argparse lists them all)
+        modules = list(ELSEWHERE.values())
+    for module in dict.fromkeys(modules):  # in order, each module once
+        importlib.import_module(module).register(sub)
 
     rp = sub.add_parser("replay", help="replay a deal record or a game record")
-    rp.add_argument("file", type=Path)
-    rp.add_argument("--json", action="store_true")
+    rp.add_argument("file", type=Path, help="a deal or game record (JSON)")
+    rp.add_argument("--json", action="store_true", help="print the result as JSON")
     rp.set_defaults(func=cmd_replay)
     return p
 
 
 # -- rules -------------------------------------------------------------------------------------
 def cmd_rules(args: argparse.Namespace) -> int:
+    import json
+
+    from .engine.rules import PRESETS, Rules, option_choices, option_names, preset
+
     if args.list:
         for name, p in PRESETS.items():
             print(f"{name}\t{p.source}")
@@ -102,6 +131,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"preset": args.preset, "options": rules.as_dict()}, indent=2))
         return 0
+    from rich.table import Table
+
     info = PRESETS[args.preset]
     table = Table(title=f"{info.name}: {info.source}", caption=info.description)
     table.add_column("option")
@@ -114,8 +145,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
         allowed = " | ".join(map(str, choices)) if choices else type(value).__name__
         mark = "" if value == getattr(base, name) else " *"
         table.add_row(name, f"{_fmt(value)}{mark}", allowed)
-    out.print(table)
-    out.print("* differs from standard")
+    console().print(table)
+    console().print("* differs from standard")
     return 0
 
 
@@ -125,15 +156,19 @@ def _fmt(value: Any) -> str:
 
 # -- simulate ------------------------------------------------------------------------------------
 def cmd_simulate(args: argparse.Namespace) -> int:
+    import json
+
+    from .engine.records import DealRecord
+    from .engine.rules import preset
     from .simulate import simulate
 
     if args.rounds < 1:
-        err.print("[red]error:[/red] --rounds must be at least 1")
+        console(stderr=True).print("[red]error:[/red] --rounds must be at least 1")
         return 2
     rules = preset(args.preset)
     if args.records:
         args.records.mkdir(parents=True, exist_ok=True)
-    progress = _progress("simulating", err)
+    progress = _progress("simulating", console(stderr=True))
     with progress:
         task = progress.add_task("deals", total=args.rounds)
         count = 0
@@ -151,6 +186,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
         return 0
+    from rich.table import Table
+
     table = Table(title=f"{args.rounds} deals, preset {args.preset}, seed {args.seed}")
     table.add_column("figure")
     table.add_column("value", justify="right")
@@ -161,24 +198,27 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             table.add_row(f"{group}: {k}", str(v))
     table.add_row("early finishes", str(data["early_finishes"]))
     table.add_row("games finished", str(data["games_finished"]))
-    out.print(table)
+    console().print(table)
     return 0
 
 
 # -- arena -------------------------------------------------------------------------------------
 def cmd_arena(args: argparse.Namespace) -> int:
+    import json
+
     from .arena import player_factory, run_arena, summary_lines
+    from .engine.rules import preset
 
     if args.deals < 1:
-        err.print("[red]error:[/red] --deals must be at least 1")
+        console(stderr=True).print("[red]error:[/red] --deals must be at least 1")
         return 2
     try:
         player_factory(args.a), player_factory(args.b)
     except ValueError as e:
-        err.print(f"[red]error:[/red] {e}")
+        console(stderr=True).print(f"[red]error:[/red] {e}")
         return 2
     rules = preset(args.preset)
-    progress = _progress("playing", err)
+    progress = _progress("playing", console(stderr=True))
     with progress:
         task = progress.add_task("deals", total=args.deals)
         result = run_arena(
@@ -198,35 +238,48 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(label: str, console: Console) -> Progress:
+def _progress(label: str, where: Console) -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=where,
         transient=True,
-        disable=not console.is_terminal,
+        disable=not where.is_terminal,
     )
 
 
 # -- play --------------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
+    from .engine.rules import preset
     from .terminal import Quit, play_game
 
     try:
-        play_game(preset(args.preset), args.level, out, seed=args.seed)
+        play_game(preset(args.preset), args.level, console(), seed=args.seed)
     except (KeyboardInterrupt, EOFError, Quit):
-        out.print("\nbye")
+        console().print("\nbye")
     return 0
 
 
 # -- replay --------------------------------------------------------------------------------------
 def cmd_replay(args: argparse.Namespace) -> int:
+    import json
+
+    from .engine.records import GameRecord, deal_summary, load_record, replay_deal
+
     try:
         text = args.file.read_text()
     except OSError as e:
-        err.print(f"[red]error:[/red] cannot read {args.file}: {e.strerror}")
+        console(stderr=True).print(f"[red]error:[/red] cannot read {args.file}: {e.strerror}")
         return 2
     record = load_record(text)
     if isinstance(record, GameRecord):
@@ -242,16 +295,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _print_deal(result: DealReplay, summary: dict[str, Any]) -> None:
     if result.error is not None:
-        err.print(
+        console(stderr=True).print(
             f"[red]illegal action {result.error_index}:[/red] {result.error} "
             f"(reason: {summary['error']['reason']})"
         )
     for key, value in summary.items():
         if key != "error":
-            out.print(f"{key}: {value}")
+            console().print(f"{key}: {value}")
 
 
 def _replay_game(record: GameRecord, as_json: bool) -> int:
+    import json
+
+    from .engine.records import replay_game
+
     result = replay_game(record)
     if as_json:
         game = result.game
@@ -269,6 +326,8 @@ def _replay_game(record: GameRecord, as_json: bool) -> int:
             )
         )
     else:
+        from rich.table import Table
+
         table = Table(title="game replay")
         for col in ("deal", "dealer", "outcome", "bidder", "bid", "stake", "scores", "sets"):
             table.add_column(col)
@@ -284,9 +343,9 @@ def _replay_game(record: GameRecord, as_json: bool) -> int:
                 str(row.get("scores")),
                 sets,
             )
-        out.print(table)
+        console().print(table)
         if result.error:
-            err.print(f"[red]error:[/red] {result.error}")
+            console(stderr=True).print(f"[red]error:[/red] {result.error}")
     return 1 if result.error else 0
 
 

@@ -231,7 +231,7 @@ BROKEN: list[tuple[str, Callable[[], View], Callable[[View], tuple[int, str]], s
     ("bid is text", first_view, lambda v: (200, '{"bid": "16"}'), "expected"),
     ("bid is true", first_view, lambda v: (200, '{"bid": true}'), "expected"),
     ("no bid field", first_view, lambda v: (200, '{"value": 16}'), "expected"),
-    ("defender overbids", defender_view, lambda v: (200, json.dumps({"bid": v.bid + 1})), "bid"),
+    ("defender underbids", defender_view, lambda v: (200, json.dumps({"bid": v.bid - 1})), "bid"),
     ("not JSON", first_view, lambda v: (200, "sixteen"), "not JSON"),
     ("a JSON list", first_view, lambda v: (200, "[16]"), "JSON object"),
     ("HTTP 500", first_view, lambda v: (500, '{"error": "boom"}'), "HTTP 500"),
@@ -384,3 +384,13 @@ def test_strict_time_raises_when_the_deal_overruns(fake_server: tuple[Fake, str]
         bot.time_remaining_ms = 50  # as if most of this deal's time were gone
         with pytest.raises(BhoosBotError, match="overran"):
             bot.choose(v)
+
+
+def test_a_defender_may_answer_a_challenge_higher(fake: tuple[Fake, BhoosBot]) -> None:
+    """Bhoos bots answer a challenge with more than the challenger bid; the bhoos preset
+    takes that as the holder's raise."""
+    f, bot = fake
+    v = defender_view()
+    f.reply = lambda endpoint, body: (200, json.dumps({"bid": v.bid + 1}))
+    action = bot.choose(v)
+    assert (action.act, action.arg, action.seat) == (Act.BID, v.bid + 1, v.viewer)

@@ -194,3 +194,23 @@ def test_standard_first_hand_may_pass() -> None:
     st, ev = run(st, "0: pass")
     assert ev == [Passed(0, "auction")]
     assert to_act(st) == (1,)
+
+
+# -- a challenged holder may raise (bhoos) ---------------------------------------------------
+def test_bhoos_holder_may_answer_a_challenge_with_a_higher_bid() -> None:
+    st, _ = play(preset("bhoos"), DEALER, PLAY, "0: bid 16; 1: bid 17")
+    assert legal(st, 0) == bids(17, 28) | {"pass"}  # match, or more than the challenger
+    st, ev = run(st, "0: bid 18")
+    assert ev == [BidMade(0, 18)]
+    assert (st.holder, st.speaker, st.bid) == (0, 1, 18)
+    assert legal(st, 1) == bids(19, 28) | {"pass"}  # the challenger must beat the raise
+    st, _ = run(st, "1: pass; 2: pass; 3: bid 28; 0: bid 28; 3: pass")
+    assert (st.phase, st.bidder, st.bid) == (Phase.TRUMP, 0, 28)
+
+
+def test_standard_holder_may_not_raise() -> None:
+    st, _ = play(STANDARD, DEALER, PLAY, "0: bid 16; 1: bid 17")
+    assert_illegal(st, "0: bid 18")
+    rules = STANDARD.with_options(defender_may_raise=True)
+    st, _ = play(rules, DEALER, PLAY, "0: bid 16; 1: bid 17; 0: bid 20")
+    assert (st.holder, st.bid, st.speaker) == (0, 20, 1)

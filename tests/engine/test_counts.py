@@ -41,7 +41,10 @@ CASES = [
         "bhoos",
         "AS KH TH AD TC TD JH JC 9H 7C QD KD 7D 8C QC 8D 8S KC AH JD JS AC 9C QH 7H QS 9D 7S 9S 8H KS TS",
         "1: bid 24; 2: bid 25; 1: bid 25; 2: bid 26; 1: bid 26; 2: bid 27; 1: bid 27; 2: pass; 3: pass; 0: pass; 1: trump D",
-        247,
+        # the first hand bids 28-k (k = 0..12); the next seat passes (k+1 answers from the
+        # third) or bids c, and the holder answers c..28 or passes (30-c ways, the holder may
+        # raise): sum over k of k + (k+1)(k+2)/2 = 78 + 455 (247 when the holder only matched)
+        533,
         776,
         3366,
     ),

@@ -240,3 +240,8 @@ async def live_pair(tmp_path: Path) -> AsyncIterator[tuple[LiveServer, LiveServe
     await stop_a()
     await stop_b()
     await _drop_database(PG_URL, fresh)
+
+
+def unnumbered(message: dict[str, Any]) -> dict[str, Any]:
+    """A live message without the number (``seq``) its person's stream gave it."""
+    return {k: v for k, v in message.items() if k != "seq"}

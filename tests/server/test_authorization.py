@@ -78,6 +78,15 @@ PRIVATE = {"kind": "private"}
 FRIENDS = {"players": "{players}"}  # the host's three players, asked for by someone else
 SCORE = {"what": "score"}
 ASK = {"email": "{stranger_email}"}
+NOTE = {"note": "I run our Friday game"}
+TIER = {"tier": "basic"}
+CONFIRM_WRONG = {"confirm": False}  # deleting an account: refused, nothing deleted
+HAS_ACCOUNT = (409, "account with that email")
+CAN_HOST_ALREADY = (409, "host games already")
+NEEDS_STANDARD = (403, "needs a standard account")
+CUP = {"name": "Cup", "format": "knockout"}
+SWAP = {"user_id": 1, "email": "someone@example.com"}
+BOTS = {"teams": 1}
 
 # The rows run top to bottom on one world; some change it, so their order matters: the host's
 # game is closed at the end of the tables' rows; in the friends' rows everyone asks the
@@ -110,6 +119,23 @@ HTTP_MATRIX: list[Row] = [
     # -- the account -------------------------------------------------------------------------
     row("GET /api/me",                               N,        401, 200, 200, 200, 200, 200),
     row("PATCH /api/me",                             AVATAR,   401, 200, 200, 200, 200, 200),
+    row("GET /api/me/data",                          N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/me/delete",                       CONFIRM_WRONG,
+        401, 422, 422, 422, 422, 422),
+    row("GET /api/tier-requests/mine",               N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/tier-requests",                   NOTE,
+        401, 201, 201, 201, CAN_HOST_ALREADY, CAN_HOST_ALREADY),
+    # -- the admin page: admins only (each action on an account or thing that is not there) --
+    row("GET /api/admin/users",                      N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/users/{nobody}/tier",       TIER,     401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/disable",    N,        401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/enable",     N,        401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/users/{nobody}/admin",      N,        401, 403, 403, 403, 403, 404),
+    row("GET /api/admin/tier-requests",              N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/tier-requests/{nobody}/grant", N,     401, 403, 403, 403, 403, 404),
+    row("POST /api/admin/tier-requests/{nobody}/decline", N,   401, 403, 403, 403, 403, 404),
+    row("GET /api/admin/tables",                     N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/tables/{nowhere}/close",    N,        401, 403, 403, 403, 403, 404),
     # -- tables ------------------------------------------------------------------------------
     row("GET /api/tables",                           N,        401, 200, 200, 200, 200, 200),
     row("GET /api/tables/mine",                      N,        401, 200, 200, 200, 200, 200),
@@ -155,6 +181,55 @@ HTTP_MATRIX: list[Row] = [
     row("GET /api/live/prefs",                       N,        401, 200, 200, 200, 200, 200),
     row("PUT /api/live/prefs",                       {"sound": True},
         401, 200, 200, 200, 200, 200),
+    row("GET /api/friends/invitations",              N,        401, 200, 200, 200, 200, 200),
+    row("POST /api/friends/invitations",             ASK,
+        401, OWN_EMAIL, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT, HAS_ACCOUNT),
+    row("DELETE /api/friends/invitations/{nobody}",  N,        401, 404, 404, 404, 404, 404),
+    # -- ratings, the rated queue, chat safety ----------------------------------------------------
+    row("GET /api/leaderboard",                      N,        401, 200, 200, 200, 200, 200),
+    row("GET /api/ratings/{host}",                   N,        401, 200, 200, 200, 200, 200),
+    row("GET /api/ratings/{nobody}",                 N,        401, 404, 404, 404, 404, 404),
+    row("GET /api/ratings?user_ids={host},{admin}",  N,        401, 200, 200, 200, 200, 200),
+    row("GET /api/matchmaking",                      N,        401, 200, 200, 200, 200, 200),
+    row("DELETE /api/matchmaking/queue",             N,        401, 200, 200, 200, 200, 200),
+    # (the first four to queue are seated at a rated table; the admin waits)
+    row("POST /api/matchmaking/queue",               N,        401, 200, 200, 200, 200, 200),
+    row("GET /api/safety",                           N,        401, 200, 200, 200, 200, 200),
+    row("PUT /api/safety/mutes/{host}",              N,        401, 200, 200, 200, 422, 200),
+    row("DELETE /api/safety/mutes/{host}",           N,        401, 200, 200, 200, 422, 200),
+    row("PUT /api/safety/blocks/{nobody}",           N,        401, 404, 404, 404, 404, 404),
+    row("DELETE /api/safety/blocks/{nobody}",        N,        401, 404, 404, 404, 404, 404),
+    # the host's line at the host's game, now closed: its players may report it (not the host)
+    row("POST /api/safety/reports",                  {"message_id": "{line}"},
+        401, 404, 404, 201, 422, 404),
+    row("GET /api/admin/reports",                    N,        401, 403, 403, 403, 403, 200),
+    row("POST /api/admin/reports/{nobody}/close",    N,        401, 403, 403, 403, 403, 404),
+    # -- tournaments: open to read; creating needs a standard account (the host's, the admin's);
+    # an organiser's own actions are refused to others in tests/server/tournaments/test_api.py
+    row("GET /api/tournaments",                      N,        200, 200, 200, 200, 200, 200),
+    row("POST /api/tournaments",                     CUP,
+        401, NEEDS_STANDARD, NEEDS_STANDARD, NEEDS_STANDARD, 201, 201),
+    row("GET /api/tournaments/{nobody}",             N,        404, 404, 404, 404, 404, 404),
+    row("GET /api/tournaments/{nobody}/export.json", N,        404, 404, 404, 404, 404, 404),
+    row("GET /api/tournaments/{nobody}/export.csv",  N,        404, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries",    {},       401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries/{nobody}/confirm", N,
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries/{nobody}/withdraw", N,
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries/{nobody}/approve", N,
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/entries/{nobody}/replace", SWAP,
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/bots",       BOTS,     401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/start",      N,        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/end",        N,        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/matches/{nobody}/result", {"winner": 1},
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/matches/{nobody}/conference", {"conference_url": ""},
+        401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/rounds/{nobody}/pairing", {"matches": [[1, 2]]},
+        401, 404, 404, 404, 404, 404),
     # -- signing out ends the session on the server: the old cookie no longer works ----------
     row("POST /api/auth/logout",                     N,        200, 200, 200, 200, 200, 200),
     row("GET /api/me",                               N,        401, 401, 401, 401, 401, 401),
@@ -289,6 +364,7 @@ async def build_world(
         "stranger_email": emails["stranger"],
         "players": [ids["player"], ids["second"], ids["third"]],
         "nowhere": "nowhere",
+        "nobody": 999_999,  # no account, request or invitation has this id
         "bogus": "not-a-sign-in-link",
         "css": "app.css",
     }
@@ -430,6 +506,10 @@ async def test_http_matrix(app: FastAPI) -> None:
     async with client_for(app) as anonymous:
         world = await build_world(app, lambda e, n: sign_in(app, e, n), anonymous)
         world.values["deal"] = await _add_deal(world)
+        line = await app.state.tables.store.add_chat(
+            world.table, world.ids["host"], "Hana", False, "hi"
+        )
+        world.values["line"] = line.id
 
         # CSRF first, while every role has its session: each refused, and nothing changed
         assert await _csrf_cells(world) == []

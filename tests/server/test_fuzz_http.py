@@ -66,6 +66,7 @@ COUNTERS: dict[str, set[tuple[str, str | None]]] = {
     "POST /api/auth/email": {("rate_events", None)},
     "POST /api/auth/code": {("login_tokens", "attempts")},
     "POST /api/friends/requests": {("rate_events", None)},
+    "POST /api/friends/invitations": {("rate_events", None)},
 }
 #: GETs that may change rows when they succeed: they sign someone in
 SIGN_IN_GETS = ("/auth/link/{token}", "/auth/oidc/{name}/callback")

@@ -155,6 +155,8 @@ async def test_no_page_scrolls_sideways_on_a_phone(web_live: LiveServer, chromiu
         await fits(f"dashboard/{tab}", "h1")
     await fits("lobby", "h1")
     await fits("profile", ".stat")
+    await fits("privacy", "h1")
+    await fits("admin", "[data-section=accounts] table")  # Lena signed up first: an admin
     chromium.assert_clean()
 
 

@@ -3,13 +3,19 @@
 ``create_app(level, seed)`` is a FastAPI app serving ``GET /hi``, ``POST /bid``,
 ``POST /chooseTrump`` and ``POST /play`` with CORS headers for every origin. Each request is
 rebuilt into an engine state (``convert.reconstruct``); our bot then decides from our seat's
-``view`` of that state only, so the cards guessed for the other seats never reach it. A bad
-request gets HTTP 400 with ``{"error": "bad_request", "reason": "..."}``.
+``view`` of that state only, so the cards guessed for the other seats never reach it. A
+well-formed request that no engine state fits (other servers allow what ours does not) is
+answered legally from the request itself (``fallback.py``) and logged as a warning; only a
+malformed body gets HTTP 400 with ``{"error": "bad_request", "reason": "..."}``.
 
-Time: ``timeRemaining`` is what is left of the deal's 1500 ms. Each answer gets a share of it
-(after a safety margin for the network); a bot with a settable ``budget_ms`` is told its share,
-and a bot that has not answered by then is overruled by a quick legal choice. Every answer's
-time is logged and sent back in the ``X-Answer-Time-Ms`` header.
+Time: ``timeRemaining`` is what is left of the deal's 1500 ms, and the competition ran each
+bot on one CPU, so the deal's time is planned (``answer_budget_ms``): after a reserve for the
+network and the answers still to come, what is left is shared among this decision and the ones
+to come by weight, the auction and the first tricks weighing most (the positions where thought
+changes most; the last tricks nearly play themselves). A bot with a settable ``budget_ms`` is
+told its share (and a searching bot may solve as many sampled deals as that time allows), and
+a bot that has not answered by then is overruled by a quick legal choice. Every answer's time
+is logged and sent back in the ``X-Answer-Time-Ms`` header.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -34,10 +40,11 @@ from starlette.concurrency import run_in_threadpool
 
 from ..bots import make_bot
 from ..bots.solver import warm_up as solver_warm_up
-from ..engine.actions import Action
+from ..engine.actions import Act, Action
 from ..engine.cards import ALL_CARDS
 from ..engine.round import start_round
 from ..engine.rules import Rules, preset
+from ..engine.state import Phase
 from ..engine.views import View, view
 from .convert import (
     DEAL_TIME_MS,
@@ -50,28 +57,57 @@ from .convert import (
     view_request,
 )
 from .convert import Request as BhoosRequest
+from .fallback import fallback_action
 
 logger = logging.getLogger("twentynine.bhoos")
 
 #: kept back from ``timeRemaining`` for the network and the game server's own work
 SAFETY_MS = 120.0
+#: kept back for each answer still to come (its request, rebuilding the state, the answer)
+PER_ANSWER_MS = 8.0
 #: below this many milliseconds the bot is not asked at all
 MIN_THINK_MS = 5.0
 #: the part of an answer's share the bot itself is told it may use
-BOT_SHARE = 0.8
-#: a rough count of the decisions still to come in a deal, by endpoint (bids, trump, 8 cards)
-DECISIONS_LEFT = {"bid": 11, "chooseTrump": 9}
+BOT_SHARE = 0.85
+#: the weight of a decision in the deal's time plan: a bid, naming trump, and a card played
+#: with n cards in hand (with one card left there is nothing to decide)
+BID_WEIGHT = 1.5
+TRUMP_WEIGHT = 1.5
+PLAY_WEIGHTS = {8: 1.6, 7: 1.5, 6: 1.3, 5: 1.1, 4: 0.8, 3: 0.5, 2: 0.25, 1: 0.0}
+#: the bids a seat may still make after this one, on average, and the chance it names trump
+BIDS_TO_COME = 1.0
+TRUMP_CHANCE = 0.5
+#: the most sampled deals a searching bot solves for one card when served (at our own tables
+#: it keeps its own smaller cap: decisions there are timed for people)
+SERVED_MAX_WORLDS = 2000
 ANSWER_TIME_HEADER = "X-Answer-Time-Ms"
 #: the longest the start-up decision may take (a bot may compile code on first use)
 WARM_UP_MS = 30_000.0
 
 
+def _plays_weight(cards: int) -> float:
+    return sum(PLAY_WEIGHTS.get(n, 0.0) for n in range(1, cards + 1))
+
+
 def answer_budget_ms(req: BhoosRequest, safety_ms: float = SAFETY_MS) -> float:
-    """The milliseconds this answer may take: the deal's remaining time, less the safety
-    margin, shared among the decisions still to come (our cards left, during the play)."""
-    usable = req.time_remaining - safety_ms
-    left = DECISIONS_LEFT.get(req.endpoint, max(1, len(req.cards)))
-    return max(0.0, usable / left)
+    """The milliseconds this answer may take: the deal's remaining time, less a reserve for
+    the network and the answers to come, times this decision's weight over the weights of
+    this and every decision still to come (``PLAY_WEIGHTS``, ``BID_WEIGHT``, ...)."""
+    if req.endpoint == "bid":
+        now = BID_WEIGHT
+        future = BIDS_TO_COME * BID_WEIGHT + TRUMP_CHANCE * TRUMP_WEIGHT + _plays_weight(8)
+        answers = BIDS_TO_COME + TRUMP_CHANCE + 8
+    elif req.endpoint == "chooseTrump":
+        now, future, answers = TRUMP_WEIGHT, _plays_weight(8), 8
+    else:
+        n = max(1, len(req.cards))
+        now = PLAY_WEIGHTS.get(n, 1.0)
+        future = _plays_weight(n - 1)
+        answers = n - 1
+    usable = req.time_remaining - safety_ms - PER_ANSWER_MS * answers
+    if now <= 0:  # one card left: whatever is left is this answer's
+        return max(0.0, req.time_remaining - safety_ms)
+    return max(0.0, usable * now / (now + future))
 
 
 @dataclass(frozen=True)
@@ -97,6 +133,8 @@ class BhoosPlayer:
     ) -> None:
         self.level = level
         self.bot = make_bot(level, seed)
+        if hasattr(self.bot, "max_worlds"):  # served: as many sampled deals as time allows
+            self.bot.max_worlds = SERVED_MAX_WORLDS
         self.rules = rules if rules is not None else preset("bhoos")
         self.safety_ms = safety_ms
         self._rng = random.Random(seed)
@@ -125,21 +163,53 @@ class BhoosPlayer:
         logger.info("bhoos: %s bot ready in %.0f ms", self.level, (time.perf_counter() - t0) * 1000)
 
     def state_for(self, endpoint: str, body: object) -> tuple[BhoosRequest, View]:
-        """The request read and our seat's view of a state rebuilt from it."""
+        """The request read and our seat's view of a state rebuilt from it (``PayloadError``
+        when the body is malformed or no engine state fits it)."""
         req = parse_request(endpoint, body)
+        return req, self.view_for(req)
+
+    def view_for(self, req: BhoosRequest) -> View:
+        """Our seat's view of an engine state rebuilt from ``req``. When the calls do not
+        replay (an auction other bots' servers allow and ours does not know), the play is
+        rebuilt from what ``teams`` and ``trumpSuit`` say of the contract instead."""
         with self._rng_lock:
             seed = self._rng.getrandbits(64)
-        st = reconstruct(req, self.rules, random.Random(seed))
-        return req, view(st, req.seat)
+        try:
+            st = reconstruct(req, self.rules, random.Random(seed))
+        except PayloadError as e:
+            if req.endpoint != "play" or req.bid_history is None:
+                raise
+            logger.warning(
+                "bhoos /play %s: no engine state fits the request (%s); trying again with "
+                "the contract read from teams and trumpSuit instead of bidHistory",
+                req.pid(req.seat),
+                e,
+            )
+            st = reconstruct(replace(req, bid_history=None), self.rules, random.Random(seed))
+        return _keep_to_matching(view(st, req.seat))
 
     def answer(self, endpoint: str, body: object, started: float | None = None) -> Answer:
-        """Our answer to ``body`` sent to ``endpoint``. Raises ``PayloadError`` on a bad body.
+        """Our answer to ``body`` sent to ``endpoint``. Raises ``PayloadError`` on a malformed
+        body only: a well-formed request that our engine cannot replay is answered from the
+        request itself (``fallback.py``), with a warning in the log saying why.
 
         ``started`` is the ``time.perf_counter()`` at which the request arrived."""
         t0 = time.perf_counter() if started is None else started
-        req, v = self.state_for(endpoint, body)
+        req = parse_request(endpoint, body)
         budget = answer_budget_ms(req, self.safety_ms)
-        action, how = self._decide(v, t0, budget)
+        try:
+            v = self.view_for(req)
+        except PayloadError as e:
+            logger.warning(
+                "bhoos /%s %s: no engine state fits the request (%s); answering from the "
+                "request itself",
+                endpoint,
+                req.pid(req.seat),
+                e,
+            )
+            action, how = fallback_action(req, self.rules), "fallback:request"
+        else:
+            action, how = self._decide(v, t0, budget)
         out = answer_json(action)
         elapsed = (time.perf_counter() - t0) * 1000
         level = logging.WARNING if elapsed > budget and how != "forced" else logging.INFO
@@ -187,6 +257,16 @@ class BhoosPlayer:
             return self.bot.choose(v)
         finally:
             self._bot_lock.release()
+
+
+def _keep_to_matching(v: View) -> View:
+    """Our bots answer a challenge by matching it or passing, never higher: the Bhoos rules
+    let a defender raise (we accept it from others), but a referee that follows the
+    organisers' example may not, and a raise only raises our own target."""
+    if v.phase is not Phase.AUCTION or v.holder is None or v.holder != v.viewer:
+        return v
+    keep = tuple(a for a in v.legal if a.act is not Act.BID or a.arg == v.bid)
+    return v if keep == v.legal else replace(v, legal=keep)
 
 
 def _error(status: int, error: str, reason: str) -> JSONResponse:
@@ -287,13 +367,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     if sub is None:
         sub = bot.add_subparsers(title="bot commands")
     p = sub.add_parser("serve", help="serve one of our bots over HTTP (the Bhoos 2023 protocol)")
-    p.add_argument("--protocol", choices=["bhoos"], default="bhoos")
+    p.add_argument(
+        "--protocol", choices=["bhoos"], default="bhoos", help="the bot protocol (Bhoos 2023)"
+    )
     p.add_argument("--level", default="random", help="bot level (see twentynine.bots.LEVELS)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8001)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
+    p.add_argument("--port", type=int, default=8001, help="port (%(default)s)")
     p.add_argument("--seed", type=int, default=None, help="repeatable bot choices")
     p.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="log level; info logs every answer with its time (default %(default)s)",
     )
     p.set_defaults(func=cmd_bot_serve)
     parser: argparse.ArgumentParser = p
@@ -301,9 +386,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def cmd_bot_serve(args: argparse.Namespace) -> int:
-    from ..bots import LEVELS
+    from ..bots import LEVELS, VARIANTS
 
-    if args.level not in LEVELS:
+    if args.level not in LEVELS and args.level not in VARIANTS:
         print(f"error: unknown bot level {args.level!r}; choose one of: {', '.join(LEVELS)}")
         return 2
     serve(args.level, args.host, args.port, args.seed, args.log_level)

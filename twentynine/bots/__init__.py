@@ -18,15 +18,22 @@ LEVELS: dict[str, Callable[[int | None], Bot]] = {
 }
 
 
+#: variants kept for measuring (the arena, the Bhoos server), not offered at tables
+VARIANTS: dict[str, Callable[[int | None], Bot]] = {
+    # the expert before its calls were searched and its sampled deals weighed
+    "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
+    # the expert without inference alone (calls by search, every sampled deal alike)
+    "expert-noinfer": lambda seed: ExpertBot(seed, inference=False),
+}
+
+
 def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot of ``level`` (see ``LEVELS``); ``seed`` makes its choices repeatable."""
-    try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise ValueError(
-            f"unknown bot level {level!r}; choose one of: {', '.join(LEVELS)}"
-        ) from None
+    """A bot of ``level`` (see ``LEVELS``, and ``VARIANTS`` for measuring); ``seed`` makes its
+    choices repeatable."""
+    factory = LEVELS.get(level) or VARIANTS.get(level)
+    if factory is None:
+        raise ValueError(f"unknown bot level {level!r}; choose one of: {', '.join(LEVELS)}")
     return factory(seed)
 
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "VARIANTS", "Bot", "RandomBot", "make_bot"]

@@ -1,10 +1,16 @@
 """The expert: in the play, it samples the hidden hands consistently with everything public (the
 auction, voids shown, reveals, the cards played) and solves each sampled deal exactly; it picks
 the action that makes (or beats) the contract in most of them, then the one worth most points.
-Before the play it bids, names trump and doubles like the intermediate player.
+Each sampled deal counts by how likely the auction is with the cards it deals (``calls.py``:
+a bid says the caller's four cards are worth about that much, a pass that they are not).
+Before the play it bids, names trump and doubles by the same kind of search (``calls.py``);
+the seventh-card Redouble and Single Hand follow the intermediate player's rules.
 
 It plays from its seat's view only: the sampled deals are built from the view, never from the
 real game.
+
+``ExpertBot(calls="rules", inference=False)`` is the expert as it was before the calls were
+searched and the sampled deals weighed (the ``expert-rules`` variant): kept for measuring.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import time
 from ..engine.actions import Act, Action
 from ..engine.state import Phase, RoundState
 from ..engine.views import View
+from .calls import CallSearch, bid_by_search, call_weight, doubling_by_search, trump_by_search
 from .intermediate import IntermediateBot
 from .knowledge import Knowledge, sample_world
 from .solver import solve
@@ -30,14 +37,30 @@ class ExpertBot(IntermediateBot):
     uses_solver = True
 
     def __init__(
-        self, seed: int | None = None, budget_ms: int = DEFAULT_BUDGET_MS, worlds: int = 0
+        self,
+        seed: int | None = None,
+        budget_ms: float = DEFAULT_BUDGET_MS,
+        worlds: int = 0,
+        *,
+        calls: str = "search",
+        inference: bool = True,
+        max_worlds: int = MAX_WORLDS,
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
-        #: the time this bot may think about one decision (the Bhoos server may lower it)
+        #: the time this bot may think about one decision (the Bhoos server sets it)
         self.budget_ms = budget_ms
         #: solve exactly this many sampled deals, whatever the time (repeatable, for tests)
         self.fixed_worlds = worlds
+        #: "search": bid, name trump and double by search; "rules": as the intermediate
+        if calls not in ("search", "rules"):
+            raise ValueError(f"calls must be 'search' or 'rules', not {calls!r}")
+        self.calls_by_search = calls == "search"
+        #: weigh the play's sampled deals by the likelihood of the auction
+        self.inference = inference
+        #: the most sampled deals solved for one card (more time buys more, up to this)
+        self.max_worlds = max_worlds
+        self._calls = CallSearch(random.Random(None if seed is None else seed + 1))
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -50,7 +73,22 @@ class ExpertBot(IntermediateBot):
             choice = self._search(view)
             if choice is not None:
                 return choice
+        elif self.calls_by_search:
+            choice = self._call(view)
+            if choice is not None:
+                return choice
         return super().choose(view)
+
+    # -- the calls -----------------------------------------------------------------------------
+    def _call(self, view: View) -> Action | None:
+        deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
+        if view.phase is Phase.AUCTION:
+            return bid_by_search(view, self._calls, deadline)
+        if view.phase is Phase.TRUMP:
+            return trump_by_search(view, self._calls, deadline)
+        if view.phase is Phase.DOUBLING:
+            return doubling_by_search(view, self._calls, deadline)
+        return None
 
     # -- the play ------------------------------------------------------------------------------
     def _search(self, view: View) -> Action | None:
@@ -62,10 +100,11 @@ class ExpertBot(IntermediateBot):
         points: dict[Action, float] = {}
         worlds = 0
         fixed = self.fixed_worlds
+        cap = self.max_worlds
         while (
             (worlds < fixed)
             if fixed
-            else worlds < MAX_WORLDS and (worlds < MIN_WORLDS or time.perf_counter() < deadline)
+            else worlds < cap and (worlds < MIN_WORLDS or time.perf_counter() < deadline)
         ):
             try:
                 world = sample_world(view, self.rng, knowledge)
@@ -73,9 +112,10 @@ class ExpertBot(IntermediateBot):
                 break
             values = solve(world)
             worlds += 1
+            w = self._weight(world, view) if self.inference else 1.0
             for action, value in values.items():
-                wins[action] = wins.get(action, 0.0) + self._makes(world, view, value)
-                points[action] = points.get(action, 0.0) + value
+                wins[action] = wins.get(action, 0.0) + w * self._makes(world, view, value)
+                points[action] = points.get(action, 0.0) + w * value
             if not fixed and time.perf_counter() > deadline and worlds >= MIN_WORLDS:
                 break
         if not worlds:
@@ -85,6 +125,20 @@ class ExpertBot(IntermediateBot):
         if not scored:
             return None
         return max(scored, key=lambda a: (wins[a], points[a], -_order(a)))
+
+    @staticmethod
+    def _weight(world: RoundState, view: View) -> float:
+        """How likely the auction heard is with the first four cards ``world`` deals (a
+        floor keeps an unlikely deal from vanishing: the model of the callers is rough)."""
+        seat = view.viewer
+        assert seat is not None
+        first = (
+            world.first_batch(0),
+            world.first_batch(1),
+            world.first_batch(2),
+            world.first_batch(3),
+        )
+        return 0.05 + call_weight(view.calls, first, seat, view.rules)
 
     @staticmethod
     def _makes(world: RoundState, view: View, value: int) -> float:

@@ -19,7 +19,8 @@ def legal(st: RoundState, seat: int) -> list[Action]:
         return []
     rules = st.rules
     if rules.auction == "duel" and st.holder >= 0 and seat == st.holder:
-        return [BIDS[seat][st.bid], SIMPLE_ACTIONS[seat][ACT_PASS]]
+        top = rules.max_bid if rules.defender_may_raise else st.bid
+        return [*BIDS[seat][st.bid : top + 1], SIMPLE_ACTIONS[seat][ACT_PASS]]
     low = st.bid + 1 if st.holder >= 0 else rules.min_bid
     out = list(BIDS[seat][low : rules.max_bid + 1])
     if not (rules.first_bid_required and st.holder < 0 and seat == st.first_hand):
@@ -39,6 +40,8 @@ def is_legal(st: RoundState, action: Action) -> bool:
         return False
     value = action.arg
     if rules.auction == "duel" and st.holder >= 0 and seat == st.holder:
+        if rules.defender_may_raise:
+            return type(value) is int and st.bid <= value <= rules.max_bid
         return value == st.bid
     low = st.bid + 1 if st.holder >= 0 else rules.min_bid
     return type(value) is int and low <= value <= rules.max_bid

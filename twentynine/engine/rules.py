@@ -37,6 +37,9 @@ class Rules:
     auction: Auction = "duel"
     #: the first hand may not pass in the opening of the auction (the Bhoos competition)
     first_bid_required: bool = False
+    #: in the duel, the holder may answer a challenge with more than the challenger bid,
+    #: not only match it (bots of the Bhoos competition do, and its referees accept it)
+    defender_may_raise: bool = False
     all_pass: AllPass = "redeal"
     first_hand_no_points_redeal: bool = True
     trump_indicator: TrumpIndicator = "outside_card"
@@ -261,10 +264,12 @@ _preset(
 _preset(
     "bhoos",
     "the Bhoos Smart Bots 2023 competition (BHOOS-PROTOCOL.md)",
-    "Duel auction 16-28 where the first hand must bid, trump named in hand and shown on "
+    "Duel auction 16-28 where the first hand must bid (and the holder may answer a challenge "
+    "higher than it), trump named in hand and shown on "
     "request, whoever asks must trump and beat an opponent's trump, no pair, no doubling, "
     "a deal without trump shown is void, one deal is one game.",
     first_bid_required=True,
+    defender_may_raise=True,
     first_hand_no_points_redeal=False,
     seventh_card=False,
     overtrump_after_reveal=True,

@@ -178,8 +178,13 @@ class RoundState:
         """The round's public result fields (for replays and logs)."""
         from .cards import SUITS
 
+        over = self.phase is PH_OVER
+        stake = self.stake if over else self.current_stake
+        # an invalid deal in which nothing was staked (or no trick played) reports null, as a
+        # deal without a contract does, rather than a 0 that reads like a figure
+        void = over and self.outcome == "invalid"
         return {
-            "complete": self.phase is PH_OVER,
+            "complete": over,
             "outcome": self.outcome or None,
             "reason": self.reason or None,
             "bidder": self.bidder if self.bidder >= 0 else None,
@@ -189,13 +194,13 @@ class RoundState:
             "trump": SUITS[self.trump] if self.trump >= 0 else None,
             "trump_mode": TRUMP_MODE_NAMES[self.trump_mode] if self.bidder >= 0 else None,
             "trump_shown": self.trump_shown,
-            "stake": self.stake if self.phase is PH_OVER else self.current_stake,
+            "stake": None if self.bidder < 0 or (void and not stake) else stake,
             "target": self.target if self.bidder >= 0 and self.caller < 0 else None,
             "pair_by": self.pair_by if self.pair_by >= 0 else None,
             "points": list(self.points),
             "tricks_won": list(self.tricks_won),
             "score_delta": list(self.score_delta),
-            "ended_after_trick": len(self.tricks),
+            "ended_after_trick": len(self.tricks) if over and self.tricks else None,
         }
 
 

@@ -14,7 +14,6 @@ from .state import Phase, RoundState, Trick, TrumpMode, partner, team_of
 ACT_PAIR = Act.PAIR
 ACT_PLAY = Act.PLAY
 ACT_REVEAL = Act.REVEAL
-PH_OVER = Phase.OVER
 PH_PLAY = Phase.PLAY
 TM_SEVENTH = TrumpMode.SEVENTH
 
@@ -181,10 +180,9 @@ def _declare_pair(st: RoundState, seat: int, ev: list[Event]) -> None:
 
 def _play(st: RoundState, seat: int, card: int, ev: list[Event]) -> None:
     if card == st.indicator and seat == st.bidder and not st.trump_shown:
+        # showing the hidden seventh card and playing it are one action: the card lands in
+        # the trick before anything (a pair declared on the showing) may end the round
         show_trump(st, seat, ev, asked=False)
-        _settle_check(st, ev)
-        if st.phase is PH_OVER:
-            return
     hands = list(st.hands)
     hands[seat] &= ~(1 << card)
     st.hands = (hands[0], hands[1], hands[2], hands[3])

@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import migrate
 from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
+from .admin.router import router as admin_router
 from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
 from .heap import PacedCollector, settle_the_heap
@@ -27,6 +28,10 @@ from .live.router import router as live_router
 from .live.socket import PATH as LIVE_PATH
 from .live.socket import is_live_socket, live_socket
 from .mail import Mailer
+from .matchmaking import runner as matchmaking
+from .matchmaking.router import router as matchmaking_router
+from .ratings.router import router as ratings_router
+from .safety.router import router as safety_router
 from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings
 from .tables.fanout import make_fanout
@@ -35,6 +40,8 @@ from .tables.notices import TableNotices
 from .tables.router import router as tables_router
 from .tables.store import TableStore
 from .tables.ws import PATH_PREFIX, table_id_of, table_socket
+from .tournaments.owner import install as install_tournaments
+from .tournaments.router import router as tournaments_router
 from .validation import validation_error
 
 log = logging.getLogger("twentynine.server")
@@ -130,7 +137,15 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.include_router(tables_router)
     app.include_router(history_router)
     app.include_router(friends_router)
+    app.include_router(tournaments_router)
+    install_tournaments(app)
     app.include_router(live_router)
+    app.include_router(admin_router)
+    app.include_router(ratings_router)
+    app.include_router(matchmaking_router)
+    app.include_router(safety_router)
+    app.state.startup_hooks.append(matchmaking.start)
+    app.state.shutdown_hooks.append(matchmaking.stop)
 
     from ..web import mount as mount_web_client
 

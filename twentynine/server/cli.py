@@ -19,13 +19,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     s.add_argument("--base-url", default=None, help="public address used in sign-in mail")
     s.add_argument("--dev", action="store_true", default=None, help="development mode")
     s.add_argument("--workers", type=int, default=1, help="server processes (needs Redis)")
-    s.add_argument("--log-level", default="info")
+    s.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     s.set_defaults(func=cmd_serve)
 
     db = sub.add_parser("db", help="database maintenance")
     dbsub = db.add_subparsers(title="db commands")
     up = dbsub.add_parser("upgrade", help="run the migrations up to the newest")
-    up.add_argument("--database-url", default=None)
+    up.add_argument("--database-url", default=None, help="e.g. postgresql://user@host/db")
     up.set_defaults(func=cmd_db_upgrade)
 
 

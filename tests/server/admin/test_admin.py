@@ -239,6 +239,7 @@ async def test_cli_against_a_running_server(
         "host": "asha@example.com",
         "status": "waiting",
         "created_at": "2025-01-02T03:04:00",
+        "name": "",
     }
 
     # a tier change shows at /api/me

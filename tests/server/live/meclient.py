@@ -81,7 +81,7 @@ class MeSocket:
 
     @property
     def last_id(self) -> int:
-        ids = [int(m["id"]) for m in self.messages if "id" in m]
+        ids = [int(m["seq"]) for m in self.messages if "seq" in m]
         return max([int(self.hello.get("last_id", 0)), *ids])
 
     async def close(self) -> None:

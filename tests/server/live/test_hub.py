@@ -42,19 +42,19 @@ async def test_send_numbers_each_persons_copy_and_stores_it(app: FastAPI) -> Non
     )
     got_a = [qa.get_nowait(), qa.get_nowait()]
     got_b = [qb.get_nowait(), qb.get_nowait()]
-    assert [(m["n"], m["id"]) for m in got_a] == [(1, 1), (3, 2)]
-    assert [(m["n"], m["id"]) for m in got_b] == [(1, 1), (2, 2)]
+    assert [(m["n"], m["seq"]) for m in got_a] == [(1, 1), (3, 2)]
+    assert [(m["n"], m["seq"]) for m in got_b] == [(1, 1), (2, 2)]
     assert hub.store is not None
     caught = await hub.store.since(b_id, 0)
     assert caught.complete and [m["n"] for m in caught.messages] == [1, 2]
     assert await hub.store.last_id(a_id) == 2
     # a broadcast is nobody's to catch up on: no id, not stored
     await hub.broadcast({"type": "news"})
-    assert "id" not in qa.get_nowait()
+    assert "seq" not in qa.get_nowait()
     assert await hub.store.last_id(a_id) == 2
     # post: the same without waiting
     hub.post([a_id], {"type": "x", "n": 4})
-    assert (await asyncio.wait_for(qa.get(), 5))["id"] == 3
+    assert (await asyncio.wait_for(qa.get(), 5))["seq"] == 3
     for c in (a, b):
         await c.aclose()
 

@@ -93,8 +93,8 @@ async def test_friends_presence_and_catch_up_across_two_processes(
     assert r.status_code == 201
     bo_back = await MeSocket(one, bo).connect(last_id=seen)
     assert bo_back.hello["complete"] is True and bo_back.hello["missed"] == 2
-    assert (await bo_back.next("friend_removed"))["id"] == seen + 1
-    assert (await bo_back.next("friend_request"))["id"] == seen + 2
+    assert (await bo_back.next("friend_removed"))["seq"] == seen + 1
+    assert (await bo_back.next("friend_request"))["seq"] == seen + 2
     await bo_back.close()
 
 

@@ -114,7 +114,7 @@ async def test_friend_request_answer_and_end_reach_the_other_persons_open_page(
     await ask(a, "bo@example.com")
     got = await b_page.next("friend_request", timeout=1)
     assert time.monotonic() - t0 < 1
-    assert got["user_id"] == a_id and got["name"] == "Asha" and got["id"] >= 1
+    assert got["user_id"] == a_id and got["name"] == "Asha" and got["seq"] >= 1
     mine = await a_page.next("friend_requested", timeout=1)
     assert mine["user_id"] == b_id and mine["name"] == "Bo"
 
@@ -137,8 +137,9 @@ async def test_friend_request_answer_and_end_reach_the_other_persons_open_page(
     assert (await a_page.next("friend_cancelled", timeout=1))["user_id"] == b_id
 
     # each person's ids count up one by one
-    ids = [m["id"] for m in b_page.messages if "id" in m]
+    ids = [m["seq"] for m in b_page.messages if "seq" in m]
     assert ids == list(range(ids[0], ids[0] + len(ids)))
+
     # a refused request tells no one
     def told() -> int:  # messages of the friends domain (not presence or counts)
         return sum(1 for m in b_page.messages if m["type"].startswith("friend_"))
@@ -171,7 +172,7 @@ async def test_a_reconnecting_page_gets_what_it_missed_once(live: LiveServer) ->
     await ask(a, "bo@example.com")
     first = await page.next("friend_request")
     seen = page.last_id
-    assert seen == first["id"]
+    assert seen == first["seq"]
     await page.close()
 
     # while the page is away: a request from Cai, Asha withdraws hers
@@ -182,14 +183,14 @@ async def test_a_reconnecting_page_gets_what_it_missed_once(live: LiveServer) ->
     assert back.hello["complete"] is True and back.hello["missed"] == 2
     missed = [await back.next("friend_request"), await back.next("friend_cancelled")]
     assert [m["user_id"] for m in missed] == [c_id, a_id]
-    assert [m["id"] for m in missed] == [seen + 1, seen + 2]
+    assert [m["seq"] for m in missed] == [seen + 1, seen + 2]
     assert back.hello["last_id"] == seen + 2
     # nothing twice: the live messages after the catch-up go on from there
     await ask(a, "bo@example.com")
     live_one = await back.next("friend_request", lambda m: m["user_id"] == a_id)
-    assert live_one["id"] == seen + 3
+    assert live_one["seq"] == seen + 3
     await asyncio.sleep(0.2)
-    ids = [m["id"] for m in back.messages if "id" in m]
+    ids = [m["seq"] for m in back.messages if "seq" in m]
     assert len(ids) == len(set(ids)) == 3
 
     # asking again on the open socket (hello) sends them again, for a page that lost them

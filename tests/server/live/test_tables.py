@@ -69,7 +69,7 @@ async def test_a_public_table_is_told_to_every_open_page(live: LiveServer) -> No
     table_id = r.json()["id"]
     opened = await watcher.next("table_changed", timeout=1)
     assert opened["table_id"] == table_id and opened["change"] == "opened"
-    assert opened["open_seats"] == 3 and "id" not in opened  # a broadcast: not stored
+    assert opened["open_seats"] == 3 and "seq" not in opened  # a broadcast: not stored
     assert (await b.post(f"/api/tables/{table_id}/join", json={})).status_code == 200
     seats = await watcher.next("table_changed", lambda m: m["change"] == "seats", timeout=1)
     assert seats["open_seats"] == 2
@@ -98,7 +98,7 @@ async def test_your_turn_reaches_a_player_whose_table_page_is_closed(live: LiveS
     assert r.status_code == 201, r.text
     table_id = r.json()["id"]
     turn = await page.next("your_turn", timeout=3)
-    assert turn["table_id"] == table_id and turn["seat"] == 0 and turn["id"] >= 1
+    assert turn["table_id"] == table_id and turn["seat"] == 0 and turn["seq"] >= 1
     # with the table open she is at the table, playing: her friend's page shows it
     sock = await TableSocket(live, a, table_id).connect()
     playing = await friend_page.next("presence", lambda m: m["state"] == "playing", timeout=1.5)

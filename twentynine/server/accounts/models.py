@@ -27,6 +27,9 @@ class User(Base):
     card_deck: Mapped[str] = mapped_column(String(40), default="classic")
     table_theme: Mapped[str] = mapped_column(String(40), default="green")
     language: Mapped[str] = mapped_column(String(8), default="en")
+    #: when the person deleted the account: the row stays (their seats in past deals point at
+    #: it) with nothing of theirs left in it (see ``accounts/erase.py``)
+    deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
 
     @property
     def is_guest(self) -> bool:

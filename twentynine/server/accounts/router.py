@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
+from ..admin.tables import close_table
 from ..deps import CurrentUser, SessionDep, SettingsDep
 from ..security import CSRF_COOKIE, SESSION_COOKIE, client_address, is_loopback, new_token
 from ..settings import Settings
-from . import service
+from . import data, service
 from .models import User
-from .schemas import CodeRequest, EmailRequest, GuestRequest, ProfileUpdate, UserOut
+from .schemas import (
+    CodeRequest,
+    DeleteAccountIn,
+    EmailRequest,
+    GuestRequest,
+    ProfileUpdate,
+    UserOut,
+)
+from .signout import end_presence
 
 router = APIRouter()
 
@@ -127,6 +136,36 @@ async def update_me(body: ProfileUpdate, user: CurrentUser, db: SessionDep) -> U
         setattr(fresh, key, value.strip() if isinstance(value, str) else value)
     await db.commit()
     return user_out(fresh)
+
+
+@router.get("/api/me/data")
+async def my_data(user: CurrentUser, db: SessionDep) -> JSONResponse:
+    """Everything stored about your account, as a JSON file to keep."""
+    return JSONResponse(
+        await data.export(db, user),
+        headers={"Content-Disposition": 'attachment; filename="twentynine-my-data.json"'},
+    )
+
+
+@router.post("/api/me/delete")
+async def delete_me(
+    body: DeleteAccountIn, request: Request, response: Response, user: CurrentUser, db: SessionDep
+) -> dict[str, bool]:
+    """Delete your account: your seats in past deals stay, as "a former player"; everything
+    else of yours goes, and every session of yours ends at once."""
+    fresh = await db.get(User, user.id)
+    assert fresh is not None
+    try:
+        hosted = await data.erase(db, fresh)
+    except data.DeleteRefused as e:
+        await db.rollback()
+        raise HTTPException(status_code=409, detail=e.detail) from None
+    for table_id in hosted:  # a game nobody can host any more ends
+        await close_table(request.app, table_id)
+    await end_presence(request.app, user.id, "deleted")
+    response.delete_cookie(SESSION_COOKIE)
+    response.delete_cookie(CSRF_COOKIE)
+    return {"deleted": True}
 
 
 @router.get("/dev/outbox")

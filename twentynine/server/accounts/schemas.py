@@ -44,3 +44,10 @@ class UserOut(BaseModel):
     card_deck: str
     table_theme: str
     language: str
+
+
+class DeleteAccountIn(BaseModel):
+    """Deleting an account is asked for in so many words."""
+
+    model_config = ConfigDict(extra="forbid")
+    confirm: Literal[True]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hmac
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import utcnow
@@ -61,6 +61,12 @@ async def start_sign_in(
         await db.commit()
         raise SignInError(403, "this account is disabled")
     code, link = new_code(), new_token()
+    # a used or expired code is kept no longer than it is of use (the privacy page says so)
+    await db.execute(
+        delete(LoginToken).where(
+            or_(LoginToken.used_at.is_not(None), LoginToken.expires_at < utcnow())
+        )
+    )
     db.add(
         LoginToken(
             email=email,
@@ -138,6 +144,12 @@ async def create_user(
     )
     db.add(user)
     await db.flush()
+    if email:
+        # invitations to this address become friend requests (imported here: the friends
+        # domain builds on this one)
+        from ..friends.invitations import redeem
+
+        await redeem(db, user)
     return user
 
 
@@ -150,6 +162,12 @@ async def create_guest(db: AsyncSession, first_name: str | None) -> User:
 
 async def open_session(db: AsyncSession, settings: Settings, user: User) -> str:
     token = new_token()
+    # sessions that ended (signed out, revoked, expired) are not kept
+    await db.execute(
+        delete(UserSession).where(
+            or_(UserSession.revoked.is_(True), UserSession.expires_at < utcnow())
+        )
+    )
     db.add(
         UserSession(
             id=token_hash(token),

@@ -45,30 +45,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     p = sub.add_parser("users", parents=[common], help="list accounts")
     p.add_argument("--guests", action="store_true", help="include guest sessions")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_runner(cmd_users))
 
     p = sub.add_parser("tables", parents=[common], help="list game tables")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_runner(cmd_tables))
 
     p = sub.add_parser("tier", parents=[common], help="set an account's tier")
-    p.add_argument("email")
-    p.add_argument("tier", choices=TIERS)
+    p.add_argument("email", help="the account's email address")
+    p.add_argument("tier", choices=TIERS, help="the new tier")
     p.set_defaults(func=_runner(cmd_tier))
 
     p = sub.add_parser(
         "disable", parents=[common], help="disable an account and sign it out everywhere"
     )
-    p.add_argument("email")
+    p.add_argument("email", help="the account's email address")
     p.set_defaults(func=_runner(cmd_disable))
 
     p = sub.add_parser("enable", parents=[common], help="let a disabled account sign in again")
-    p.add_argument("email")
+    p.add_argument("email", help="the account's email address")
     p.set_defaults(func=_runner(cmd_enable))
 
     p = sub.add_parser("make-admin", parents=[common], help="make an account an admin")
-    p.add_argument("email")
+    p.add_argument("email", help="the account's email address")
     p.set_defaults(func=_runner(cmd_make_admin))
 
 

@@ -10,8 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
 from ..deps import CurrentUser, SessionDep
-from . import notices, service
-from .schemas import FriendActionOut, FriendOut, FriendRequestIn, FriendsOut
+from . import invitations, notices, service
+from .models import FriendInvitation
+from .schemas import FriendActionOut, FriendOut, FriendRequestIn, FriendsOut, InvitationOut
 
 router = APIRouter(prefix="/api/friends", tags=["friends"])
 
@@ -116,3 +117,44 @@ async def remove_friend(
         raise await _refused(db, e) from None
     await notices.tell(request.app.state.live, "removed", user, other)
     return FriendActionOut(status="removed", user=friend_out(other))
+
+
+# -- invitations by mail, to people with no account -------------------------------------------
+def invitation_out(row: FriendInvitation) -> InvitationOut:
+    return InvitationOut(id=row.id, email=row.email, created_at=row.created_at)
+
+
+@router.get("/invitations")
+async def list_invitations(user: FriendUser, db: SessionDep) -> list[InvitationOut]:
+    """Your invitations that wait for their addressee to sign up."""
+    return [invitation_out(row) for row in await invitations.invitations(db, user)]
+
+
+@router.post("/invitations", status_code=201)
+async def send_invitation(
+    body: FriendRequestIn, request: Request, user: FriendUser, db: SessionDep
+) -> InvitationOut:
+    """Mail an invitation to an address with no account; your friend request waits for them
+    and reaches them when they sign up with it."""
+    try:
+        row, mail = await invitations.invite(db, user, str(body.email))
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    if mail:
+        subject, text = invitations.invitation_mail(
+            user, row.email, request.app.state.settings.public_url
+        )
+        await request.app.state.mailer.send(row.email, subject, text)
+    return invitation_out(row)
+
+
+@router.delete("/invitations/{invitation_id}")
+async def withdraw_invitation(
+    invitation_id: UserId, user: FriendUser, db: SessionDep
+) -> InvitationOut:
+    """Withdraw an invitation (the address is then forgotten)."""
+    try:
+        row = await invitations.withdraw(db, user, invitation_id)
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    return invitation_out(row)

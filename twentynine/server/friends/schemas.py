@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, EmailStr
@@ -34,3 +35,12 @@ class FriendActionOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
     status: Literal["requested", "accepted", "declined", "cancelled", "removed"]
     user: FriendOut
+
+
+class InvitationOut(BaseModel):
+    """An invitation by mail to someone with no account, waiting for them to sign up."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: int
+    email: str
+    created_at: dt.datetime

@@ -18,6 +18,13 @@ from ..accounts.models import FRIEND_LIMITS, User
 from ..accounts.service import normalise_email, rate_limited
 from .models import Friendship
 
+
+async def blocks(db: AsyncSession, owner_id: int, target_id: int) -> bool:
+    from ..safety.service import blocks as blocked  # safety imports friends' models
+
+    return await blocked(db, owner_id, target_id)
+
+
 PENDING = "pending"
 ACCEPTED = "accepted"
 #: friend requests (counting ones to unknown addresses) an account may make per hour; keeps
@@ -189,6 +196,8 @@ async def request(
         raise FriendError(404, NO_ACCOUNT)
     if target.id == user.id:
         raise FriendError(400, "that is your own email; you cannot be your own friend")
+    if await blocks(db, target.id, user.id):
+        raise FriendError(403, f"{target.first_name} does not take friend requests from you")
     me, other = await _lock_pair(db, user.id, target.id)
     links = await _links(db, me.id, other.id)
     if links:

@@ -10,11 +10,12 @@ delivers it to the ``/ws/me`` sockets of this process and, through the relay (Re
 of the site's other processes.
 
 Once started (the app's lifespan), what ``send`` sends is also stored: each person's copy gets
-the next ``id`` of their own stream, so a page that reconnects says the last id it saw and gets
-what it missed (``live/socket.py``). Sends are written in batches by one writer task (the sends
-that come while a transaction is under way go together in the next one); ``send`` returns once
-its message is stored and handed to every process. ``broadcast`` and ``tell`` (presence: what
-is true now, not a change to catch up on) are not stored and carry no id.
+the next number (``seq``) of their own stream, so a page that reconnects says the last one it
+saw and gets what it missed (``live/socket.py``). Sends are written in batches by one writer
+task (the sends that come while a transaction is under way go together in the next one);
+``send`` returns once its message is stored and handed to every process. ``broadcast`` and
+``tell`` (presence: what is true now, not a change to catch up on) are not stored and carry no
+``seq``.
 """
 
 from __future__ import annotations
@@ -240,7 +241,7 @@ class LiveHub:
         if not subs:
             return
         if message_id is not None:
-            message = {**message, "id": message_id}
+            message = {**message, "seq": message_id}
         data = encode(message)
         for sub in list(subs):
             try:

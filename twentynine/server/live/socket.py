@@ -100,7 +100,7 @@ class Page:
         """The catch-up is sent up to id ``upto``: what came meanwhile follows, less that."""
         buffered, self.buffer = self.buffer or [], None
         for message, data in buffered:
-            message_id = message.get("id")
+            message_id = message.get("seq")
             if message_id is None or message_id > upto:
                 self.push(data)
 

@@ -30,7 +30,7 @@ Message = dict[str, Any]
 
 @dataclass(frozen=True)
 class CatchUp:
-    """What a reconnecting page missed: ``messages`` (each with its ``id``), the newest id
+    """What a reconnecting page missed: ``messages`` (each with its number, ``seq``), the newest id
     (``last_id``), and whether that is all of it (``complete``: false when some were no longer
     kept, or more than one catch-up sends, or ``last_id`` was never handed out)."""
 
@@ -113,8 +113,8 @@ class MessageStore:
                     .limit(CATCH_UP_LIMIT)  # the newest, when more were missed
                 )
             ).all()
-        messages = [{**body, "id": i} for i, body in reversed(rows)]
-        complete = bool(messages) and messages[0]["id"] == last_id + 1
+        messages = [{**body, "seq": i} for i, body in reversed(rows)]
+        complete = bool(messages) and messages[0]["seq"] == last_id + 1
         return CatchUp(messages, top, complete)
 
     async def prune(self, keep: dt.timedelta = KEEP) -> int:

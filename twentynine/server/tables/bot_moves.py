@@ -8,6 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from ...bots import Bot, make_bot
+from ...engine.actions import Action
 from ...engine.round import to_act
 from ...engine.views import view
 from .base import TableParts
@@ -17,10 +18,12 @@ log = logging.getLogger("twentynine.tables")
 
 
 class BotMoves(TableParts):
-    def bot_for(self, seat_no: int) -> Bot:
+    def bot_for(self, seat_no: int, level: str = "") -> Bot:
+        """The bot that moves for ``seat_no``: its controller's, or one of ``level`` for a seat
+        a person plays (the stand-in that moves when the person's clock runs out)."""
         bot = self.bots.get(seat_no)
         if bot is None:
-            level = self.seats[seat_no].controller
+            level = self.seats[seat_no].controller or level
             if level.startswith(("http://", "https://")):
                 from ...bhoos.client import BhoosBot
 
@@ -56,18 +59,24 @@ class BotMoves(TableParts):
             if version != self.version:  # the table moved on; think again from here
                 self._schedule_bots()
                 return
-            v = view(game.round, seat_no)
-            bot = self.bot_for(seat_no)
-            try:
-                action = await asyncio.to_thread(bot.choose, v)
-                if action not in v.legal:
-                    raise ValueError(f"bot chose an illegal action {action}")
-            except Exception:  # a failing bot (say, an external one) must not stall the table
-                log.exception(
-                    "table %s: bot in seat %d failed; a stand-in plays", self.info.id, seat_no
-                )
-                self.bots[seat_no] = make_bot(STANDIN_LEVEL, self.rng.randrange(2**31))
-                action = self.bots[seat_no].choose(v)
-            await self._apply(action)
+            await self._apply(await self._choose(seat_no))
 
         return command
+
+    async def _choose(self, seat_no: int, level: str = "") -> Action:
+        """The bot's move for ``seat_no``, from the seat's own view."""
+        game = self.game
+        assert game is not None
+        v = view(game.round, seat_no)
+        bot = self.bot_for(seat_no, level)
+        try:
+            action = await asyncio.to_thread(bot.choose, v)
+            if action not in v.legal:
+                raise ValueError(f"bot chose an illegal action {action}")
+        except Exception:  # a failing bot (say, an external one) must not stall the table
+            log.exception(
+                "table %s: bot in seat %d failed; a stand-in plays", self.info.id, seat_no
+            )
+            self.bots[seat_no] = make_bot(STANDIN_LEVEL, self.rng.randrange(2**31))
+            action = self.bots[seat_no].choose(v)
+        return action

@@ -51,6 +51,12 @@ class Broadcast(TableParts):
             "conference_url": self.info.conference_url,
             "spectators_see": self.info.spectators_see,
             "takeover_seconds": self.info.takeover_seconds,
+            "turn_seconds": self.info.turn_seconds,
+            # whose clock runs and when it runs out (wall-clock seconds), with the server's
+            # time now, so that a client whose own clock is off draws the same countdown
+            "clock": self.clock_json(),
+            "server_time": self.wall(),
+            "rated": self.info.rated,
             "version": self.version,
             "seats": [
                 {
@@ -62,6 +68,8 @@ class Broadcast(TableParts):
                     "joined": s.joined or s.is_bot,
                     "connected": s.connections > 0 or s.is_bot,
                     "takeover_at": s.takeover_at,
+                    "timeouts": s.timeouts,
+                    "kept": s.standin_cause == "clock",  # by the clock's stand-in: "I'm back"
                 }
                 for i, s in enumerate(self.seats)
             ],

@@ -8,6 +8,7 @@ from ...engine.actions import action_from_json
 from ...engine.game import apply, new_game, next_round, reset_scores, restart_round, totals_json
 from ...engine.records import DealRecord
 from ...engine.shuffle import next_deck, uniform_deck
+from ..ratings import hooks as ratings_hooks
 from .base import TableParts
 from .broadcast import game_event_json
 from .connection import Connection
@@ -33,17 +34,25 @@ class DealFlow(TableParts):
             expected = message.get("version")
             if expected is not None and expected != self.version:
                 raise TableError("stale", f"the table is at version {self.version}")
-            await self._apply(action_from_json(body, conn.seat))
+            action = action_from_json(body, conn.seat)
+            back: list[dict[str, Any]] = []
+            if seat.timeouts or seat.standin:  # the person acts again: the clock forgets
+                if self.game is not None and self.status == "playing":
+                    apply(self.game, action)  # an illegal move changes nothing (raises here)
+                back = self.person_acts(conn.seat)
+            await self._apply(action, back)
 
         await self.submit(command)
 
-    async def _apply(self, action: Any) -> None:
+    async def _apply(self, action: Any, before: list[dict[str, Any]] | None = None) -> None:
+        """Apply ``action`` and store it; ``before``: the table's own events to tell first
+        (a timeout, a person back in their seat)."""
         if self.status != "playing" or self.game is None:
             raise TableError("not_playing", f"the table is {self.status}, not playing")
         self.game, events = apply(self.game, action)
         self.actions.append(action.to_json())
         out = [game_event_json(e) for e in events]
-        await self._commit(out)
+        await self._commit([*before, *out] if before else out)
         if self.game.round.is_over:
             await self._deal_finished()
 
@@ -53,6 +62,7 @@ class DealFlow(TableParts):
         rnd = game.round
         record = DealRecord(self.info.rules_spec, rnd.dealer, rnd.deck, ()).to_json()
         record["actions"] = self.actions
+        newly_over = game.over and not bool(self.totals and self.totals.get("over"))
         team = None
         if rnd.outcome != "invalid":
             team = (rnd.caller if rnd.caller >= 0 else rnd.bidder) & 1
@@ -66,10 +76,12 @@ class DealFlow(TableParts):
             rnd.contract if rnd.bidder >= 0 else "",
             list(rnd.score_delta),
             [None if s.bot else s.user_id for s in self.seats],
-            game.over and not bool(self.totals and self.totals.get("over")),
+            newly_over,
             game.winner,
             self._sets_won(),
         )
+        if newly_over:
+            await ratings_hooks.game_over(self)
         if self.leader:
             self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
 
@@ -117,6 +129,8 @@ class DealFlow(TableParts):
         async def command() -> None:
             if conn_user is None or conn_user != self.info.host_id:
                 raise TableError("not_host", "only the host can reset")
+            if self.info.rated:
+                raise TableError("rated", "a rated game cannot be reset")
             if what not in RESETS:
                 raise TableError("bad_reset", f"reset one of: {', '.join(RESETS)}")
             if self.game is None:

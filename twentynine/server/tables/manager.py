@@ -92,7 +92,9 @@ class TableManager:
                 conference_url=row.conference_url,
                 spectators_see=row.spectators_see,
                 takeover_seconds=row.takeover_seconds,
+                turn_seconds=row.turn_seconds,
                 invite_code=row.invite_code,
+                rated=row.rated,
             )
             runtime = TableRuntime(
                 info,

@@ -7,6 +7,12 @@ from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Tex
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..db import Base, utcnow
+from .clock import default_turn_seconds
+
+
+def _default_turn_seconds(context: Any) -> int:
+    """A table opened without saying: a clock at a public table (20 s), none elsewhere."""
+    return default_turn_seconds(context.get_current_parameters().get("kind", ""))
 
 
 class GameTable(Base):
@@ -24,6 +30,11 @@ class GameTable(Base):
     conference_url: Mapped[str] = mapped_column(String(500), default="")
     spectators_see: Mapped[str] = mapped_column(String(12), default="host_hand")  # or "none"
     takeover_seconds: Mapped[int] = mapped_column(Integer, default=60)
+    #: seconds a person has for a move (the turn clock, tables/clock.py); 0: no clock
+    turn_seconds: Mapped[int] = mapped_column(
+        Integer, default=_default_turn_seconds, server_default="0"
+    )
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)  # rated play (ratings/)
     status: Mapped[str] = mapped_column(
         String(12), default="waiting"
     )  # waiting|playing|paused|closed

@@ -20,11 +20,13 @@ class Presence(TableParts):
                 seat = self.seats[conn.seat]
                 seat.connections += 1
                 await self.fanout.presence(self.info.id, conn.seat, seat.connections)
-                if seat.away_since is not None or seat.standin or seat.takeover_at:
+                # a stand-in the clock put there keeps the seat until the person says so
+                away_standin = bool(seat.standin) and seat.standin_cause != "clock"
+                if seat.away_since is not None or away_standin or seat.takeover_at:
                     seat.away_since = seat.takeover_at = None
                     self._cancel_timer(f"takeover-{conn.seat}")
-                    if seat.standin:  # the player takes the seat back from the bot
-                        seat.standin = ""
+                    if away_standin:  # the player takes the seat back from the bot
+                        seat.standin = seat.standin_cause = ""
                         self.bots.pop(conn.seat, None)
                     await self._commit([{"type": "seat_back", "seat": conn.seat}])
             return self.catch_up(conn, last_version)
@@ -45,6 +47,7 @@ class Presence(TableParts):
             if (
                 seat.connections == 0
                 and self.status == "playing"
+                and not seat.standin  # a bot already keeps the seat (the clock's stand-in)
                 and not await self._seat_connected(conn.seat)
             ):
                 seat.away_since = time.monotonic()
@@ -67,7 +70,7 @@ class Presence(TableParts):
                 and not seat.standin
                 and not await self._seat_connected(seat_no)
             ):
-                seat.standin = STANDIN_LEVEL
+                seat.standin, seat.standin_cause = STANDIN_LEVEL, "away"
                 seat.takeover_at = None
                 await self._commit([{"type": "bot_takeover", "seat": seat_no}])
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from ..safety.hooks import chat_audience
 from .base import TableParts
 from .seats import seat_name
 
@@ -30,14 +31,17 @@ class Remote(TableParts):
             if (seat.user_id, seat.bot) != (s.user_id, s.bot):
                 self.bots.pop(s.seat, None)
             seat.user_id, seat.bot, seat.joined = s.user_id, s.bot, s.joined
-            seat.standin = ""
+            seat.standin = seat.standin_cause = ""
             seat.takeover_at = None
+            seat.timeouts = 0
             seat.name = seat_name(s.user_id, s.bot, names)
         self.version = row.version
         self.status = row.status
         self.game = None
+        self.deadlines = {}
         if row.state:
             self._restore(row.state)
+        self._arm_clock()
 
     async def _catch_up(self) -> None:
         """Take the stored table as the truth and tell this process's connections the versions
@@ -59,7 +63,8 @@ class Remote(TableParts):
 
         async def command() -> None:
             if message.get("type") == "chat":
-                for c in list(self.conns):
+                author = message["payload"].get("line", {}).get("user_id")
+                for c in await chat_audience(self.store.maker, author, self.conns):
                     self.push(c, message["payload"])
                 return
             version = int(message.get("version", 0))

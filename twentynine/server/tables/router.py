@@ -10,6 +10,9 @@ from sqlalchemy import select
 from ..accounts.models import User
 from ..deps import CurrentUser, MemberUser, SessionDep
 from ..friends.service import friend_ids
+from ..matchmaking.quickjoin import nearest_first
+from ..safety.hooks import visible_lines
+from ..safety.service import blocks
 from . import service
 from .manager import TableManager
 from .models import GameTable, TableSeat
@@ -59,6 +62,8 @@ def summary(row: GameTable, seats: list[TableSeat], names: dict[int, str]) -> di
         "status": row.status,
         "rules": row.rules,
         "conference_url": row.conference_url,
+        "turn_seconds": row.turn_seconds,
+        "rated": row.rated,
         "seats": [
             {
                 "seat": s.seat,
@@ -166,7 +171,8 @@ async def mine(user: CurrentUser, db: SessionDep) -> dict[str, list[dict[str, An
 
 @router.post("/quick-join")
 async def quick_join(request: Request, user: MemberUser, db: SessionDep) -> dict[str, Any]:
-    """The first open seat at a public table, else a new public table with bots."""
+    """The first open seat at an unrated public table (players near your rating first), else
+    a new public table with bots."""
     rows = list(
         await db.scalars(
             select(GameTable)
@@ -174,6 +180,7 @@ async def quick_join(request: Request, user: MemberUser, db: SessionDep) -> dict
             .order_by(GameTable.created_at)
         )
     )
+    rows = await nearest_first(db, user.id, rows)
     for row in rows:
         runtime = await manager(request).get(row.id)
         if runtime is None or runtime.seat_of(user.id) is not None:
@@ -211,6 +218,8 @@ async def join(
     row, runtime = await _table(request, db, table_id, user, body.code)
     if user.is_guest and row.kind != "solo":
         raise HTTPException(status_code=403, detail="guests may play solo against bots only")
+    if await blocks(db, row.host_id, user.id) and runtime.seat_of(user.id) is None:
+        raise HTTPException(status_code=403, detail="the table's host does not take you")
     if runtime.status == "paused" and runtime.seat_of(user.id) is None:
         # only its one person may resume a paused table; a second one would leave it stuck
         raise HTTPException(status_code=409, detail="the table is paused; join when it resumes")
@@ -300,4 +309,5 @@ async def chat_history(
     table_id: str, request: Request, user: CurrentUser, db: SessionDep, code: str | None = None
 ) -> list[dict[str, Any]]:
     _, runtime = await _table(request, db, table_id, user, code)
-    return [chat_json(row) for row in await runtime.store.chat(table_id)]
+    lines = await visible_lines(runtime.store.maker, user.id, await runtime.store.chat(table_id))
+    return [chat_json(row) for row in lines]

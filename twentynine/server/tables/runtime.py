@@ -11,6 +11,7 @@ the same queue with the same views as people.
 - ``deals``: a person's action, the deals one after another, resets;
 - ``seats``: the seats and the commands that take, leave and fill them;
 - ``presence``: connections coming and going, the stand-in bot for an absent person;
+- ``clock``: the turn clock, and the stand-in's move when it runs out;
 - ``bot_moves``: bots moving through the queue with their seat's view;
 - ``timers``: tasks that wait, then queue a command;
 - ``broadcast``: each connection's own message (``connection``: a socket's outbox);
@@ -39,9 +40,12 @@ from ...engine.game import GameState, resume
 from ...engine.records import RulesSpec
 from ...engine.rules import Rules
 from ...engine.shuffle import secure_rng
+from ..ratings import hooks as ratings_hooks
+from ..safety.hooks import chat_audience
 from ..settings import Settings
 from .bot_moves import BotMoves
 from .broadcast import Broadcast, chat_json, game_event_json
+from .clock import TurnClock
 from .connection import OUTBOX_LIMIT, Connection
 from .deals import RESETS, DealFlow
 from .errors import TableError
@@ -80,10 +84,12 @@ class TableInfo:
     spectators_see: str = "host_hand"
     takeover_seconds: int = 60
     invite_code: str | None = None
+    turn_seconds: int = 0  # the turn clock (tables/clock.py); 0: none
+    rated: bool = False
 
 
 class TableRuntime(
-    CommandQueue, DealFlow, SeatCommands, Presence, BotMoves, Timers, Broadcast, Remote
+    CommandQueue, DealFlow, SeatCommands, Presence, TurnClock, BotMoves, Timers, Broadcast, Remote
 ):
     def __init__(
         self,
@@ -129,6 +135,7 @@ class TableRuntime(
         self.arrived: dict[int, list[dict[str, Any]]] = {}
         self.arrival = asyncio.Event()
         self.notices: TableNotices | None = None
+        self._init_clock()
         if state:
             self._restore(state)
 
@@ -141,6 +148,7 @@ class TableRuntime(
     async def stop(self) -> None:
         for task in list(self.timers.values()):
             task.cancel()
+        self._stop_clock()
         if self.worker:
             self.worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -154,13 +162,16 @@ class TableRuntime(
         self.game_no = int(state.get("game_no", 1))
         self.deck_reset = bool(state.get("deck_reset", False))
         self.actions = list(state.get("actions", []))
+        causes = state.get("standin_causes") or {}
         for seat_no, level in (state.get("standins") or {}).items():
             self.seats[int(seat_no)].standin = level
+            self.seats[int(seat_no)].standin_cause = causes.get(seat_no, "away")
         for seat_no, at in (state.get("takeover_at") or {}).items():
             self.seats[int(seat_no)].takeover_at = at
         deck = [parse_card(c) for c in state["deck"]]
         actions = [action_from_json(a) for a in self.actions]
         self.game = resume(self.rules, int(state["dealer"]), deck, actions, self.totals)
+        self._restore_clock(state)
 
     def snapshot(self) -> dict[str, Any] | None:
         if self.game is None:
@@ -174,9 +185,13 @@ class TableRuntime(
             "game_no": self.game_no,
             "deck_reset": self.deck_reset,
             "standins": {str(i): s.standin for i, s in enumerate(self.seats) if s.standin},
+            "standin_causes": {
+                str(i): s.standin_cause for i, s in enumerate(self.seats) if s.standin
+            },
             "takeover_at": {
                 str(i): s.takeover_at for i, s in enumerate(self.seats) if s.takeover_at
             },
+            **self._clock_snapshot(),
         }
 
     def _seat_rows(self) -> list[tuple[int, int | None, str, bool]]:
@@ -185,6 +200,7 @@ class TableRuntime(
     async def _commit(self, events: list[dict[str, Any]], seats_changed: bool = False) -> None:
         """Store the new snapshot (compare-and-set on the version), then tell everyone."""
         new_version = self.version + 1
+        self.wind_clock()
         await self.store.save(  # raises StaleVersion if another process got there first
             self.info.id,
             self.version,
@@ -203,6 +219,7 @@ class TableRuntime(
             self.info.id, {"type": "state", "version": new_version, "events": events}
         )
         self._schedule_bots()
+        self._arm_clock()
 
     # -- the table as a whole -----------------------------------------------------------------
     async def toggle(self, conn: Connection, seat: int) -> None:
@@ -231,7 +248,7 @@ class TableRuntime(
                 self.info.id, conn.user_id, conn.name, conn.spectator, line
             )
             msg = {"type": "chat", "line": chat_json(row)}
-            for c in list(self.conns):
+            for c in await chat_audience(self.store.maker, conn.user_id, self.conns):
                 self.push(c, msg)
             await self.fanout.publish(self.info.id, {"type": "chat", "payload": msg})
 
@@ -258,6 +275,10 @@ class TableRuntime(
         async def command() -> None:
             if not force and (user_id is None or user_id != self.info.host_id):
                 raise TableError("not_host", "only the host can close the table")
+            if not force and ratings_hooks.in_play(self):
+                raise TableError(
+                    "rated", "a rated game in play cannot be closed; leave it (a loss)"
+                )
             self.status = "closed"
             for task in list(self.timers.values()):
                 task.cancel()

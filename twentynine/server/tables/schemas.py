@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ...bots import LEVELS
 from ..validation import Line, Text
+from .clock import check_turn_seconds
 
 SeatSpec = Literal["me", "open"] | str  # "bot:<level>" too
 
@@ -28,6 +29,16 @@ class CreateTable(BaseModel):
     #: what sits in each seat: "me" (exactly once), "open", or "bot:<level>"
     seats: list[Line] = Field(default_factory=lambda: ["me", "open", "open", "open"])
     takeover_seconds: int = Field(default=60, ge=1, le=600)
+    #: the turn clock: 0 (none) or 5-120 seconds a move; left out, 20 at a public table, else 0
+    turn_seconds: int | None = None
+
+    @field_validator("turn_seconds")
+    @classmethod
+    def _turn_seconds(cls, seconds: int | None) -> int | None:
+        return None if seconds is None else check_turn_seconds(seconds)
+
+    #: a rated public table: four people, seats "me" and three "open" (ratings/)
+    rated: bool = False
 
     @field_validator("seats")
     @classmethod
@@ -62,6 +73,13 @@ class CreateHosted(BaseModel):
     spectators_see: Literal["host_hand", "none"] = "host_hand"
     takeover_seconds: int = Field(default=60, ge=1, le=600)
     name: Line = Field(default="", max_length=80)
+    #: the turn clock: 0 (none, the default among friends) or 5-120 seconds a move
+    turn_seconds: int = 0
+
+    @field_validator("turn_seconds")
+    @classmethod
+    def _turn_seconds(cls, seconds: int) -> int:
+        return check_turn_seconds(seconds)
 
     @field_validator("conference_url")
     @classmethod
@@ -123,6 +141,13 @@ class Pause(BaseModel):
     type: Literal["pause", "resume"]
 
 
+class Back(BaseModel):
+    """ "I'm back": take your seat back from the turn clock's stand-in bot."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["back"]
+
+
 class Hello(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["hello"]
@@ -135,5 +160,5 @@ class Ping(BaseModel):
 
 
 ClientMessage = Annotated[
-    Act | Chat | Toggle | Reset | Pause | Hello | Ping, Field(discriminator="type")
+    Act | Chat | Toggle | Reset | Pause | Back | Hello | Ping, Field(discriminator="type")
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..ratings import hooks as ratings_hooks
 from .base import TableParts
 from .errors import TableError
 
@@ -28,10 +29,19 @@ class Seat:
     name: str = ""
     bot: str = ""  # level or URL of a bot sitting here; "" for a person (or an empty seat)
     joined: bool = False
-    standin: str = ""  # a bot playing for an absent person
+    standin: str = ""  # the level of a bot playing for the person (see standin_cause)
     connections: int = 0
     away_since: float | None = None  # monotonic time the person left
     takeover_at: float | None = None  # wall-clock time the stand-in bot takes over
+    #: why a stand-in bot holds the seat: "away" (the person left and did not come back in
+    #: time) or "clock" (two timeouts in a row; the person is back when they act or say so)
+    standin_cause: str = ""
+    timeouts: int = 0  # the person's clock ran out this many times in a row
+
+    @property
+    def bot_kept(self) -> bool:
+        """Is a bot keeping this person's seat now (takeover on leaving, or the clock)?"""
+        return bool(self.standin) and self.user_id is not None and not self.bot
 
     @property
     def is_bot(self) -> bool:
@@ -62,13 +72,14 @@ class SeatCommands(TableParts):
                 raise TableError("closed", "the table is closed")
             seat_no = self.seat_of(user_id)
             if seat_no is None:
-                if self.info.kind in ("hosted", "solo"):
+                if self.info.kind in ("hosted", "solo", "tournament"):
                     raise TableError("not_invited", "you have no seat at this table")
                 seat_no = self._free_seat(wanted)
                 seat = self.seats[seat_no]
                 if seat.bot:
                     self.bots.pop(seat_no, None)
                 seat.user_id, seat.name, seat.bot, seat.standin = user_id, name, "", ""
+                seat.standin_cause, seat.timeouts = "", 0
             self.seats[seat_no].joined = True
             if self.status == "waiting" and all(
                 (s.bot or (s.user_id is not None and s.joined)) for s in self.seats
@@ -95,8 +106,9 @@ class SeatCommands(TableParts):
             seat_no = self.seat_of(user_id)
             if seat_no is None:
                 raise TableError("not_seated", "you have no seat at this table")
-            if self.info.kind == "hosted":
+            if self.info.kind in ("hosted", "tournament"):
                 raise TableError("hosted", "a hosted game keeps its players; the host can close it")
+            await ratings_hooks.player_left(self, seat_no)
             if self.status == "waiting":
                 self.seats[seat_no] = Seat()
             else:  # a bot takes the seat for good (someone may take it over later)
@@ -113,8 +125,10 @@ class SeatCommands(TableParts):
         async def command() -> None:
             if user_id is None or user_id != self.info.host_id:
                 raise TableError("not_host", "only the table's host can seat bots")
-            if self.info.kind == "hosted":
+            if self.info.kind in ("hosted", "tournament"):
                 raise TableError("hosted", "a hosted game is played by the host's friends")
+            if self.info.rated:
+                raise TableError("rated", "a rated table is played by four people, no bots")
             for i, s in enumerate(self.seats):
                 if s.empty:
                     self.seats[i] = Seat(name=level.capitalize(), bot=level, joined=True)

@@ -12,6 +12,8 @@ from ...engine.errors import InvalidRules, NotationError
 from ...engine.records import RulesSpec
 from ..accounts.models import CAN_HOST, User
 from ..friends.service import are_friends
+from ..safety.service import blocks
+from .clock import default_turn_seconds
 from .models import GameTable, TableSeat
 from .schemas import CreateHosted, CreateTable, RulesIn
 
@@ -69,6 +71,8 @@ async def create_table(
 ) -> GameTable:
     if user.is_guest and body.kind != "solo":
         raise AccessError(403, "guests may play solo against bots; sign in to open tables")
+    if body.rated and (body.kind != "public" or sorted(body.seats) != ["me", *["open"] * 3]):
+        raise AccessError(422, 'a rated table is public, with seats "me" and three "open"')
     spec = rules_spec(body.rules)
     for s in body.seats:
         if s.startswith("bot:http"):
@@ -92,7 +96,11 @@ async def create_table(
         # anyone may watch a public table: watchers see no hand (only a host's friends may)
         spectators_see="none",
         takeover_seconds=body.takeover_seconds,
+        turn_seconds=(
+            default_turn_seconds(body.kind) if body.turn_seconds is None else body.turn_seconds
+        ),
         status="waiting",
+        rated=body.rated,
     )
     db.add(table)
     await db.flush()
@@ -140,6 +148,8 @@ async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> Gam
             raise AccessError(404, f"no such player: {uid}")
         if not await are_friends(db, host.id, uid):
             raise AccessError(403, f"{friend.first_name} is not your friend")
+        if await blocks(db, uid, host.id):
+            raise AccessError(403, f"{friend.first_name} does not take invitations from you")
     spec = rules_spec(body.rules)
     table = GameTable(
         id=new_id(),
@@ -150,6 +160,7 @@ async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> Gam
         conference_url=body.conference_url,
         spectators_see=body.spectators_see,
         takeover_seconds=body.takeover_seconds,
+        turn_seconds=body.turn_seconds,
         status="waiting",
     )
     db.add(table)
@@ -169,7 +180,7 @@ async def can_view(db: AsyncSession, table: GameTable, user: User | None, code: 
     seats = await seats_of(db, table.id)
     if any(s.user_id == user.id for s in seats):
         return True
-    if table.kind == "public":
+    if table.kind in ("public", "tournament"):  # a tournament's matches are open to watch
         return True
     if table.kind == "private":
         return code is not None and secrets.compare_digest(code, table.invite_code or "")

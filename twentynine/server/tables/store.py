@@ -36,6 +36,7 @@ import asyncio
 import datetime as dt
 import logging
 import sqlite3
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -304,6 +305,8 @@ class TableStore:
         #: transactions and changes written (for the operator and the tests)
         self.batches = 0
         self.changes = 0
+        #: called with a table's id once a finished deal of it is stored (tournaments listen)
+        self.deal_listeners: list[Callable[[str], Awaitable[None]]] = []
 
     async def load(self, table_id: str) -> tuple[GameTable, list[TableSeat]] | None:
         async with self.maker() as db:
@@ -521,4 +524,6 @@ class TableStore:
                     seen.add(user_id)
                     db.add(DealPlayer(deal_id=deal.id, user_id=user_id, seat=seat))
             await db.commit()
-            return deal.id
+        for listener in self.deal_listeners:
+            await listener(table_id)
+        return deal.id

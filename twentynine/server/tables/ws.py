@@ -24,12 +24,13 @@ from starlette.types import Receive, Scope, Send
 
 from ...engine.errors import EngineError, NotationError
 from ..deps import user_from_token
+from ..safety.hooks import visible_lines
 from ..security import SESSION_COOKIE
 from ..sockets import SEND_NOW
 from . import service
 from .models import GameTable
 from .runtime import Connection, TableError, TableRuntime
-from .schemas import Act, Chat, ClientMessage, Hello, Pause, Ping, Reset, Toggle
+from .schemas import Act, Back, Chat, ClientMessage, Hello, Pause, Ping, Reset, Toggle
 
 log = logging.getLogger("twentynine.ws")
 MESSAGE = TypeAdapter(ClientMessage)
@@ -150,7 +151,10 @@ async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, 
     at_table = app.state.live.presence.sat(user_id, first_name, runtime, conn.seat is not None)
     try:
         first = await runtime.connect(conn, last_version)
-        first["chat"] = [_chat(r) for r in await runtime.store.chat(table_id)]
+        lines = await visible_lines(
+            runtime.store.maker, user_id, await runtime.store.chat(table_id)
+        )
+        first["chat"] = [_chat(r) for r in lines]
         await ws.send_json(first)
         del first
         conn.open()
@@ -275,6 +279,8 @@ async def _handle(runtime: TableRuntime, conn: Connection, message: Any) -> None
         await runtime.reset(conn.user_id, message.what)
     elif isinstance(message, Pause):
         await runtime.pause(conn.user_id, message.type == "pause")
+    elif isinstance(message, Back):
+        await runtime.back(conn.user_id, conn.seat)
     elif isinstance(message, Hello):
         last = message.last_version
 

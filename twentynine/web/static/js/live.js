@@ -1,7 +1,8 @@
 // The live channel (docs/protocol.md, /ws/me): one socket for a signed-in person's pages, over
 // which the server tells of every change they show — friend requests and answers, invitations,
 // games to join or watch, public tables, who is online. It reconnects by itself and catches up
-// (last_id); pages subscribe by message type with onLive(type, listener).
+// (last_id); pages subscribe by message type with onLive(type, listener), or take every
+// message through an ``onLive(message)`` in what their render returned (router.js).
 //
 // It also keeps what the header and the tab's title show: what waits for you (friend requests,
 // games to join), the people online and playing, your friends' presence; and it shows a notice
@@ -10,7 +11,7 @@
 import { get } from './api.js';
 import { h } from './dom.js';
 import { onLanguage, t } from './i18n.js';
-import { onRoute } from './router.js';
+import { onRoute, pageHandle } from './router.js';
 import { onSession, session } from './session.js';
 
 const FATAL = new Set([4401, 4403]);
@@ -98,8 +99,8 @@ function stop() {
 
 function take(message) {
   inFlight.clear(); // what was asked before this message may not show it: ask afresh
-  if (typeof message.id === 'number' && (lastId === null || message.id > lastId)) {
-    lastId = message.id;
+  if (typeof message.seq === 'number' && (lastId === null || message.seq > lastId)) {
+    lastId = message.seq;
   }
   switch (message.type) {
     case 'hello':
@@ -136,6 +137,14 @@ function take(message) {
   }
   emit(message.type, message);
   emit('*', message);
+  const page = pageHandle(); // a page may take every message through what it returned
+  if (page && typeof page.onLive === 'function') {
+    try {
+      page.onLive(message);
+    } catch (e) {
+      console.error(e);
+    }
+  }
   // after the pages: a page drawing again asks first, and the count shares its request
   if (message.type.startsWith('friend_')) recount(['friends']);
   if (message.type.startsWith('table_')) recount(['tables']);

@@ -6,13 +6,16 @@ import { chooseLanguage, isMember, loadSession, onSession, session, signOut } fr
 import { avatarOf } from './prefs.js';
 import { ensureSprite } from './cards.js';
 import { startLive } from './live.js';
+import { tournamentNotices } from './tournament/notices.js';
 
 const NAV = [
   ['', 'nav_play'],
   ['lobby', 'nav_lobby', () => isMember()],
   ['dashboard', 'nav_dashboard', () => isMember()],
+  ['leaderboard', 'leaderboard', () => isMember()],
   ['rules', 'nav_rules'],
   ['tutorial', 'nav_tutorial'],
+  ['admin', 'nav_admin', () => Boolean(session.user && session.user.is_admin)],
 ];
 
 let page = '';
@@ -61,6 +64,7 @@ function wire() {
     relabel();
   });
   onSession(renderNav);
+  onSession(() => tournamentNotices(isMember()));
   onRoute((route) => {
     page = route.page;
     renderNav();
@@ -83,6 +87,7 @@ async function boot() {
   }
   renderNav();
   startLive(); // the live channel (/ws/me) for a signed-in person
+  tournamentNotices(isMember());
   await start(document.getElementById('app'));
 }
 

@@ -13,6 +13,11 @@ const PAGES = {
   rules: () => import('./pages/rules.js'),
   tutorial: () => import('./pages/tutorial.js'),
   replay: () => import('./pages/replay.js'),
+  admin: () => import('./pages/admin.js'),
+  privacy: () => import('./pages/privacy.js'),
+  leaderboard: () => import('./pages/leaderboard.js'),
+  tournaments: () => import('./pages/tournaments.js'),
+  tournament: () => import('./pages/tournament.js'),
 };
 
 let current = null; // {route, handle}
@@ -65,6 +70,12 @@ export async function show() {
   current = { route, handle: typeof result === 'function' ? { cleanup: result } : result };
   const heading = root.querySelector('h1');
   if (heading) document.title = `${heading.textContent} · TwentyNine`;
+}
+
+/** What the page shown now returned (``{cleanup, relabel, onLive}``, each optional), or null:
+ * live.js hands every live message to its ``onLive``. */
+export function pageHandle() {
+  return current && current.handle ? current.handle : null;
 }
 
 /** The language changed: pages that can, relabel themselves; others render again. */

@@ -4,6 +4,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { go } from './router.js';
 import { presetLabel } from './rulesform.js';
+import { turnSecondsLabel } from './table/clock.js';
 import { button } from './ui.js';
 
 export function seatNames(table) {
@@ -18,8 +19,11 @@ export function tableItem(table, actions) {
   const preset = table.rules && table.rules.preset;
   return h('li', { class: 'table-item', 'data-table': table.id },
     h('div', { class: 'table-item-main' },
-      h('strong', {}, table.name || table.id),
+      h('strong', {}, table.name || (table.rated ? t('rated_table') : table.id)),
+      table.rated ? h('span', { class: 'badge rated' }, t('rated')) : null,
       h('span', { class: 'muted' }, ` · ${presetLabel(preset)} · ${t(`status_${table.status}`)}`),
+      turnSecondsLabel(table) ? h('span', { class: 'badge clock', 'data-turn-seconds':
+        table.turn_seconds }, turnSecondsLabel(table)) : null,
       h('div', { class: 'seat-names' }, seatNames(table).join(' · '))),
     h('div', { class: 'row' }, actions));
 }

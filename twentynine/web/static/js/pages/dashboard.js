@@ -7,6 +7,10 @@ import { joinButton, tableItem, watchButton } from '../tables.js';
 import { button, empty, field, loading, pageFrame, selectEl, tabLinks, when } from '../ui.js';
 import { rulesEditor } from '../rulesform.js';
 import { fresh, live, onLive, setBadge } from '../live.js';
+import { canHost, tierRequestPanel } from '../tierrequest.js';
+import { invitationOffer, invitationsList } from '../invitations.js';
+import { tournamentsSection } from '../tournament/list.js';
+import { turnSecondsSelect } from '../table/clock.js';
 
 const TABS = ['host', 'join', 'view', 'friends', 'history'];
 
@@ -87,10 +91,7 @@ async function host(body) {
       ])));
     return;
   }
-  if (!session.user || !['standard', 'standard_guest'].includes(session.user.tier)) {
-    replace(body, h('p', {}, t('host_needs_standard', { tier: t(`tier_${session.user.tier}`) })));
-    return;
-  }
+  if (!canHost(session.user) && await tierRequestPanel(body)) return;
   if (friendsList.friends.length < 3) {
     replace(body, h('p', {}, t('host_needs_friends')),
       h('a', { class: 'button', href: '#/dashboard/friends' }, t('tab_friends')));
@@ -123,6 +124,7 @@ async function hostForm(body, friends) {
   const takeover = h('input', { name: 'takeover_seconds', type: 'number', min: 1, max: 600,
     value: 60, required: true });
   const name = h('input', { name: 'name', maxlength: 80 });
+  const clock = turnSecondsSelect(0);
   const form = h('form', { class: 'stack host-form', 'aria-label': t('host_a_game') },
     h('h2', {}, t('host_a_game')),
     mode,
@@ -132,6 +134,7 @@ async function hostForm(body, friends) {
     field(t('conference_link'), conference, t('conference_hint')),
     field(t('spectators_see'), spectators),
     field(t('takeover_seconds'), takeover, t('takeover_hint')),
+    field(t('turn_seconds'), clock, t('turn_clock_hint')),
     field(t('game_name'), name),
     h('button', { type: 'submit', class: 'primary' }, t('host_submit')));
   form.addEventListener('submit', (event) => {
@@ -149,6 +152,7 @@ async function hostForm(body, friends) {
       conference_url: conference.value.trim(),
       spectators_see: spectators.value,
       takeover_seconds: Number(takeover.value),
+      turn_seconds: Number(clock.value),
       name: name.value.trim(),
     };
     const submit = form.querySelector('button[type=submit]');
@@ -170,6 +174,7 @@ async function join(body) {
       joinButton(table, table.status === 'waiting' ? t('join') : t('open_table')),
     ])))
     : empty(t('no_games_to_join')));
+  body.append(tournamentsSection(t('tour_title'), (d) => d.status !== 'finished'));
 }
 
 async function view(body) {
@@ -191,27 +196,34 @@ async function friends(body) {
   const form = h('form', { class: 'row add-friend', 'aria-label': t('add_friend') },
     field(t('friend_email'), email), h('button', { type: 'submit', class: 'primary' },
       t('add_friend')));
+  const offer = h('div', { class: 'invitation-offer' });
   const heading = h('h2');
   const lists = h('div', { class: 'friends-lists' });
+  // drawn again on each change (live.js): the form, the offer and what is typed stay
   const again = async () => {
-    const data = await fresh('/api/friends');
+    const [data, invitations] = await Promise.all([fresh('/api/friends'),
+      invitationsList(again)]);
     replace(heading, t('friends_count', { count: data.count, limit: data.limit }));
-    replace(lists, friendLists(data, again));
+    replace(lists, friendLists(data, again), invitations);
     showPresence(lists);
   };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    post('/api/friends/requests', { email: email.value.trim() })
+    const address = email.value.trim();
+    post('/api/friends/requests', { email: address })
       .then((r) => {
         toast(t(`friend_${r.status}`, { name: r.user.first_name }));
         email.value = '';
         again();
       })
-      .catch((e) => toast(e.message, 'error'));
+      .catch((e) => {
+        if (e.status === 404) invitationOffer(offer, address, again);
+        else toast(e.message, 'error');
+      });
   });
   await again();
   body.friendsLists = again;
-  replace(body, heading, form, lists, button(t('refresh'), again, { class: 'link' }));
+  replace(body, heading, form, offer, lists, button(t('refresh'), again, { class: 'link' }));
 }
 
 function friendLists(data, again) {

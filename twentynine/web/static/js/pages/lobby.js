@@ -5,9 +5,12 @@ import { t } from '../i18n.js';
 import { go } from '../router.js';
 import { isMember } from '../session.js';
 import { rulesEditor } from '../rulesform.js';
+import { tournamentsSection } from '../tournament/list.js';
 import { joinButton, tableItem, watchButton } from '../tables.js';
+import { turnSecondsSelect } from '../table/clock.js';
 import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
 import { onLive } from '../live.js';
+import { playRatedPanel } from '../matchmaking.js';
 
 export function render(root) {
   if (!isMember()) {
@@ -21,14 +24,17 @@ export function render(root) {
     const r = await post('/api/tables/quick-join');
     go(`table/${r.table}`);
   }, { class: 'primary big' });
+  const rated = playRatedPanel();
   root.append(pageFrame(t('nav_lobby'),
     h('p', {}, t('lobby_intro')),
     h('div', { class: 'row' }, quick,
       button(t('refresh'), () => refresh(list), { class: 'link' })),
+    h('section', { class: 'panel' }, h('h2', {}, t('play_rated')), rated.el),
     h('div', { class: 'lobby-grid' },
       h('section', {}, h('h2', {}, t('public_tables')), list),
       h('section', {}, h('h2', {}, t('create_table')), create),
-      h('section', {}, h('h2', {}, t('private_table')), inviteForm()))));
+      h('section', {}, h('h2', {}, t('private_table')), inviteForm()),
+      tournamentsSection(t('tour_in_lobby'), (d) => d.status === 'registration'))));
   refresh(list);
   createForm(create);
   const timer = setInterval(() => refresh(list), 15000);
@@ -39,6 +45,7 @@ export function render(root) {
   ];
   return () => {
     clearInterval(timer);
+    rated.stop();
     stops.forEach((stopIt) => stopIt());
   };
 }
@@ -70,8 +77,16 @@ async function createForm(box) {
   const name = h('input', { name: 'name', maxlength: 80 });
   const takeover = h('input', { name: 'takeover_seconds', type: 'number', min: 1, max: 600,
     value: 60 });
+  const rated = h('input', { type: 'checkbox', name: 'rated' });
+  const clock = turnSecondsSelect(20);
+  kind.addEventListener('change', () => {
+    if (!clock.dataset.chosen) clock.value = kind.value === 'public' ? '20' : '0';
+  });
+  clock.addEventListener('change', () => { clock.dataset.chosen = 'yes'; });
   const form = h('form', { class: 'stack', 'aria-label': t('create_table') },
-    field(t('table_name'), name), field(t('kind'), kind), seats, editor.el,
+    field(t('table_name'), name), field(t('kind'), kind), seats,
+    field(t('rated_table'), rated, t('rated_table_hint')), editor.el,
+    field(t('turn_seconds'), clock, t('turn_clock_hint')),
     field(t('takeover_seconds'), takeover, t('takeover_hint')),
     h('p', { class: 'hint' }, t('best_bot', { level: best })),
     h('button', { type: 'submit', class: 'primary' }, t('create_table')));
@@ -83,7 +98,11 @@ async function createForm(box) {
       rules: editor.value(),
       seats: ['me', ...seats.map((f) => f.querySelector('select').value)],
       takeover_seconds: Number(takeover.value),
+      turn_seconds: Number(clock.value),
     };
+    if (rated.checked) {
+      Object.assign(payload, { kind: 'public', rated: true, seats: ['me', 'open', 'open', 'open'] });
+    }
     post('/api/tables', payload).then((table) => {
       const code = table.invite_code ? `?code=${encodeURIComponent(table.invite_code)}` : '';
       go(`table/${table.id}${code}`);

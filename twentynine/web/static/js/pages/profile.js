@@ -8,6 +8,9 @@ import { cardEl } from '../cards.js';
 import { busy, field, loading, pageFrame, selectEl } from '../ui.js';
 import { put } from '../api.js';
 import { live, loadPrefs } from '../live.js';
+import { yourDataSection } from '../yourdata.js';
+import { ratingSection } from '../ratings.js';
+import { safetySection } from '../safety.js';
 
 function choices(name, options, value, draw) {
   return h('fieldset', { class: 'choice-grid' }, h('legend', {}, t(name)),
@@ -62,7 +65,10 @@ export function render(root) {
   root.append(pageFrame(t('profile'), h('div', { class: 'profile-grid' },
     h('section', {}, form),
     h('section', {}, h('h2', {}, t('your_stats')), stats, h('h2', {}, t('account')), account,
-      noticesForm()))));
+      noticesForm(), yourDataSection()),
+    user.is_guest ? null : h('section', { class: 'rating-section' }, h('h2', {}, t('rating')),
+      ratingSection(user.id)),
+    h('section', {}, h('h2', {}, t('chat_safety')), safetySection()))));
   get('/api/stats/me').then((s) => replace(stats, [
     ['games', s.games], ['games_won', s.games_won], ['rounds', s.rounds],
     ['contracts', s.contracts], ['contracts_made', s.contracts_made], ['sets_won', s.sets_won],

@@ -121,7 +121,9 @@ class Replay {
     const known = this.data.names || [];
     return [0, 1, 2, 3].map((s) => {
       const bot = (this.data.bots || [])[s];
-      const name = known[s] || t(bot ? 'bot_n' : 'seat_n', { n: s + 1 });
+      // a deleted account's seat: the server's words, said in the reader's language
+      const former = known[s] === 'a former player' ? t('former_player') : known[s];
+      const name = former || t(bot ? 'bot_n' : 'seat_n', { n: s + 1 });
       return s === this.data.seat ? t('you_named', { name }) : name;
     });
   }

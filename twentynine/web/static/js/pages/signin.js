@@ -58,7 +58,8 @@ async function providers(list) {
 export function render(root) {
   const box = h('div', { class: 'signin-box' });
   const list = h('div', { class: 'providers' });
-  root.append(pageFrame(t('sign_in'), h('p', {}, t('signin_intro')), box, list));
+  root.append(pageFrame(t('sign_in'), h('p', {}, t('signin_intro')), box, list,
+    h('p', { class: 'muted' }, h('a', { href: '#/privacy' }, t('privacy_link')))));
   emailStep(box);
   providers(list);
 }

@@ -9,8 +9,11 @@ import { eventText, LOUD } from '../table/describe.js';
 import { KEYS, cardActions, renderActions, renderFelt, renderHand, renderInfo, renderResult,
   renderScore, takeoverText } from '../table/render.js';
 import { bottomSeat } from '../table/seats.js';
+import { backNotice, clockOffset, tickClocks } from '../table/clock.js';
 import { pageFrame } from '../ui.js';
 import { rulesData } from '../rulesform.js';
+import { loadRatings } from '../ratings.js';
+import { chatTools } from '../safety.js';
 
 const RESETS = ['score', 'round', 'deck', 'all'];
 const LOG_LINES = 60;
@@ -60,6 +63,9 @@ class TablePage {
     this.head = h('div', { class: 'table-head' });
     this.felt = h('div', { class: 'felt-wrap' });
     this.actions = h('div', { class: 'action-bar', 'aria-live': 'polite' });
+    // drawn again only when it comes or goes, so that its button stays put while bots play
+    this.keptBox = h('div', { class: 'kept-wrap' });
+    this.keptShown = null;
     this.hand = h('div', { class: 'hand-wrap' });
     this.overlay = h('div', { class: 'result-wrap' });
     this.info = h('section', { class: 'panel', 'aria-label': t('this_round') });
@@ -83,7 +89,8 @@ class TablePage {
       h('h1', { class: 'sr-only' }, t('table')),
       this.head,
       h('div', { class: 'table-body' },
-        h('div', { class: 'play-area' }, this.felt, this.overlay, this.actions, this.hand),
+        h('div', { class: 'play-area' }, this.felt, this.overlay, this.keptBox, this.actions,
+          this.hand),
         h('aside', { class: 'table-side' }, this.info, this.controls,
           h('section', { class: 'panel' }, h('h2', {}, t('chat')), this.chatList, chatForm),
           h('details', { class: 'panel' }, h('summary', {}, t('log')), this.logList),
@@ -110,6 +117,7 @@ class TablePage {
     this.onKey = (event) => this.key(event);
     document.addEventListener('keydown', this.onKey);
     this.ticker = setInterval(() => this.tick(), 1000);
+    this.clockTicker = setInterval(() => tickClocks(this.section, this.clockOffset || 0), 250);
     rulesData().then((data) => { this.rulesCatalog = data; });
   }
 
@@ -117,6 +125,7 @@ class TablePage {
     this.socket.close();
     document.removeEventListener('keydown', this.onKey);
     clearInterval(this.ticker);
+    clearInterval(this.clockTicker);
     this.showBanner(null);
   }
 
@@ -137,12 +146,14 @@ class TablePage {
   onState(message) {
     const first = this.msg === null;
     this.msg = message;
+    this.clockOffset = clockOffset(message.table, Date.now());
     this.pending = false;
     if (message.chat) {
       this.chat = [];
       replace(this.chatList);
       message.chat.forEach((line) => this.addChat(line));
     }
+    if (message.table.rated) this.refreshRatings(message, first);
     const names = this.names();
     for (const event of first ? [] : message.events) this.announce(event, names);
     const view = message.view;
@@ -195,8 +206,29 @@ class TablePage {
   appendChat(line) {
     this.chatList.append(h('li', { class: line.spectator ? 'spectator' : null },
       h('strong', {}, line.name), line.spectator ? h('span', { class: 'muted' },
-        ` (${t('spectator')})`) : null, `: ${line.text}`));
+        ` (${t('spectator')})`) : null, `: ${line.text}`,
+      chatTools(line, { hide: (userId) => this.hideChat(userId), code: this.code })));
     this.chatList.scrollTop = this.chatList.scrollHeight;
+  }
+
+  /** Someone muted or blocked: their lines go from this page (the server sends no more). */
+  hideChat(userId) {
+    this.chat = this.chat.filter((line) => line.user_id !== userId);
+    replace(this.chatList);
+    this.chat.forEach((line) => this.appendChat(line));
+  }
+
+  /** A rated table: its players' ratings, fetched again when the players change or a game
+   * was rated. */
+  refreshRatings(message, first) {
+    const ids = message.table.seats.map((s) => (s.bot ? 0 : s.user_id || 0));
+    const key = ids.join(',');
+    if (!first && key === this.ratingsKey && !message.events.some((e) => e.type === 'rated')) {
+      return;
+    }
+    this.ratingsKey = key;
+    loadRatings(ids).then((ratings) => { this.ratings = ratings; this.draw(); })
+      .catch(() => {});
   }
 
   status(status, seconds) {
@@ -290,8 +322,10 @@ class TablePage {
       bottom: bottomSeat(table),
       direction: table.direction,
       names: this.names(),
+      ratings: this.ratings || null,
       rules: preset ? { ...preset.options, ...table.rules.options } : null,
       live: true,
+      clockOffset: this.clockOffset || 0,
       pending: this.pending,
       ui: this.ui,
       seenTrick: this.seenTrick,
@@ -320,6 +354,11 @@ class TablePage {
       replace(this.felt, renderFelt(ctx));
       replace(this.actions, table.status === 'waiting' ? this.waiting(ctx) : renderActions(ctx));
       replace(this.hand, renderHand(ctx));
+      const kept = backNotice(ctx, () => this.socket.send({ type: 'back' }));
+      if (Boolean(kept) !== this.keptShown) {
+        replace(this.keptBox, kept);
+        this.keptShown = Boolean(kept);
+      }
       replace(this.info, h('h2', {}, t('this_round')), renderInfo(ctx));
       replace(this.controls, this.controlPanel(ctx));
       const r = this.result;
@@ -335,7 +374,7 @@ class TablePage {
         rel: 'noopener noreferrer' }, t('conference_join')) : null;
     return [
       h('div', { class: 'table-title' },
-        h('strong', {}, table.name || t('table')),
+        h('strong', {}, table.name || t(table.rated ? 'rated_table' : 'table')),
         h('span', { class: 'muted' }, ` · ${t(`status_${table.status}`)}`),
         table.you.spectator ? h('span', { class: 'badge' }, t('watching')) : null,
         conference),
@@ -377,8 +416,9 @@ class TablePage {
       } }, label);
   }
 
-  postButton(label, path, after) {
+  postButton(label, path, after, confirmText = null) {
     return h('button', { type: 'button', 'data-action': path, onclick: (event) => {
+      if (confirmText && !window.confirm(confirmText)) return;
       event.target.disabled = true;
       post(`/api/tables/${encodeURIComponent(this.tableId)}/${path}`)
         .then(() => after && after())
@@ -413,7 +453,8 @@ class TablePage {
       h('p', { class: 'hint', id: 'reset-note' }, you.host ? t('resets_yours') : t('host_only')),
       h('div', { class: 'row' },
         !you.spectator && ['public', 'private'].includes(table.kind)
-          ? this.postButton(t('leave_table'), 'leave', () => go('lobby')) : null,
+          ? this.postButton(t('leave_table'), 'leave', () => go('lobby'),
+            table.rated && table.status === 'playing' ? t('leave_rated_confirm') : null) : null,
         you.host && table.kind !== 'solo'
           ? this.postButton(t('close_table'), 'close', () => go('dashboard')) : null,
         table.kind === 'solo' ? h('a', { class: 'button small', href: '#/' }, t('leave_table'))

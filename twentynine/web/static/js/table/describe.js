@@ -42,17 +42,20 @@ export function eventText(event, names) {
     case 'seat_away': return t('ev_seat_away', { name: who(event.seat), seconds: event.seconds });
     case 'bot_takeover': return t('ev_bot_takeover', { name: who(event.seat) });
     case 'seat_back': return t('ev_seat_back', { name: who(event.seat) });
+    case 'timeout': return t('ev_timeout', { name: who(event.seat) });
+    case 'bot_keeps_seat': return t('ev_bot_keeps_seat', { name: who(event.seat) });
     case 'reset': return t('ev_reset', { what: t(`reset_${event.what}`) });
     case 'paused': return t('ev_paused');
     case 'resumed': return t('ev_resumed');
     case 'closed': return t('ev_closed');
+    case 'rated': return t(event.reason === 'left' ? 'ev_rated_left' : 'ev_rated');
     default: return null;
   }
 }
 
 /** Events worth saying out loud at once (assertive), beyond the polite log. */
 export const LOUD = new Set(['round_invalid', 'trump_shown', 'single_hand', 'game_over',
-  'bot_takeover', 'pair', 'stake_raised']);
+  'bot_takeover', 'pair', 'stake_raised', 'bot_keeps_seat']);
 
 /** "bid 17" → {act: 'bid', value: 17} and so on (the text forms of docs/rules.md). */
 export function parseAction(text) {

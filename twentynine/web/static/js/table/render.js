@@ -4,8 +4,10 @@
 import { cardEl, cardName, pointsOf, sortHand, suitIcon, suitName } from '../cards.js';
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { turnClock } from './clock.js';
 import { actionLabel, promptText, reasonText, teamName } from './describe.js';
 import { partnerOf, position, teamOf } from './seats.js';
+import { ratingBadge } from '../ratings.js';
 
 export const KEYS = { pass: 'p', double: 'd', redouble: 'r', setdouble: 's', reveal: 't',
   pair: 'm', single_hand: 'h' };
@@ -112,11 +114,11 @@ function seatEl(ctx, seat) {
   return h('div', { class: ['seat', `seat-${pos}`, toAct && 'to-act', `team-${teamOf(seat)}`],
     'data-seat': seat, 'data-pos': pos, role: 'group', 'aria-label': label },
   h('div', { class: 'seat-name' },
-    h('span', { class: 'name' }, ctx.names[seat]),
+    h('span', { class: 'name' }, ctx.names[seat]), ratingBadge(ctx, seat),
     relation && seat !== ctx.me ? h('span', { class: 'relation' }, relation) : null,
     toAct ? h('span', { class: 'turn-dot', 'aria-hidden': 'true' }) : null),
   h('div', { class: 'badges' }, badges.map(([kind, text]) =>
-    h('span', { class: ['badge', kind] }, text)), countdown(info)),
+    h('span', { class: ['badge', kind] }, text)), countdown(info), turnClock(ctx, seat)),
   pos === 'bottom' ? null : seatHand(ctx, seat),
   indicatorEl(ctx, seat),
   toggleButton(ctx, seat));
@@ -235,7 +237,7 @@ export function renderActions(ctx) {
   if (!prompt && !buttons.length) return h('div', { class: 'actions idle' });
   return h('div', { class: ['actions', mine && 'mine'], role: 'group',
     'aria-label': t('your_options') },
-  h('p', { class: 'prompt', id: 'prompt' }, prompt),
+  h('p', { class: 'prompt', id: 'prompt' }, prompt, mine ? turnClock(ctx, ctx.me, true) : null),
   bids.length ? h('div', { class: 'bids', role: 'group', 'aria-label': t('bids') },
     bids.map(make)) : null,
   others.length ? h('div', { class: 'row' }, others.map(make)) : null);

@@ -1,0 +1,49 @@
+// "Play rated": the queue for a rated table, how many wait, and off to the table once seated.
+import { del, get, post } from './api.js';
+import { h, replace, toast } from './dom.js';
+import { t } from './i18n.js';
+import { go } from './router.js';
+import { button } from './ui.js';
+
+const EVERY_QUEUED = 1000;
+const EVERY_IDLE = 4000;
+
+/** The lobby's panel; returns {el, stop}. */
+export function playRatedPanel() {
+  const status = h('p', { class: 'queue-status', 'aria-live': 'polite' });
+  const action = h('div', { class: 'row' });
+  const el = h('div', { class: 'play-rated' }, h('p', {}, t('play_rated_intro')), action, status);
+  let state = null;
+  let timer = null;
+  let stopped = false;
+
+  const show = (s, joined = false) => {
+    const was = state;
+    state = s;
+    if ((joined || (was && was.queued)) && !s.queued && s.table_id) {
+      toast(t('rated_found'));
+      go(`table/${s.table_id}`);
+      return;
+    }
+    el.dataset.queued = String(s.queued);
+    el.dataset.waiting = String(s.waiting);
+    replace(status, s.queued ? t('rated_waiting_you', { count: s.waiting, band: s.band })
+      : t('rated_waiting', { count: s.waiting }));
+    replace(action, s.queued
+      ? button(t('rated_leave'), async () => show(await del('/api/matchmaking/queue')),
+        { 'data-action': 'leave-queue' })
+      : button(t('play_rated'), async () => show(await post('/api/matchmaking/queue'), true),
+        { class: 'primary big', 'data-action': 'play-rated' }));
+  };
+  const poll = async () => {
+    if (stopped) return;
+    try {
+      show(await get('/api/matchmaking'));
+    } catch (e) {
+      replace(status, h('span', { class: 'error' }, e.message));
+    }
+    if (!stopped) timer = setTimeout(poll, state && state.queued ? EVERY_QUEUED : EVERY_IDLE);
+  };
+  poll();
+  return { el, stop: () => { stopped = true; clearTimeout(timer); } };
+}

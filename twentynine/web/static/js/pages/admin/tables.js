@@ -1,0 +1,35 @@
+// Admin page: tables that are open now (close one, for good).
+import { get, post } from '../../api.js';
+import { h, replace, toast } from '../../dom.js';
+import { t } from '../../i18n.js';
+import { button, empty, when } from '../../ui.js';
+
+export const id = 'tables';
+export const title = 'admin_tables';
+
+export async function render(body, page) {
+  async function refresh() {
+    const open = await get('/api/admin/tables');
+    replace(body, open.length
+      ? h('ul', { class: 'table-list' }, open.map((table) => h('li', { class: 'table-item',
+        'data-table': table.id },
+      h('div', {},
+        h('strong', {}, table.name || t(`admin_kind_${table.kind}`)),
+        h('div', { class: 'muted' }, [t(`admin_kind_${table.kind}`), t(`status_${table.status}`),
+          table.host || null, when(table.created_at)].filter(Boolean).join(' · '))),
+      button(t('close_table'), async () => {
+        if (!window.confirm(t('close_table_confirm'))) return;
+        await post(`/api/admin/tables/${encodeURIComponent(table.id)}/close`);
+        toast(t('table_closed_by_admin'));
+        page.changed();
+      }, { class: 'danger', 'aria-label': t('close_table_named', { id: table.id }) }))))
+      : empty(t('no_open_tables')));
+  }
+  await refresh();
+  return {
+    refresh,
+    onLive(message) {
+      if (message.type === 'table_changed') refresh();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// The leaderboard: the top 100 rated players (ten games or more, one in the last 90 days) and
+// your own place.
+import { get } from '../api.js';
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { isMember, session } from '../session.js';
+import { ratingText } from '../ratings.js';
+import { empty, loading, pageFrame } from '../ui.js';
+
+export function render(root) {
+  if (!session.user) {
+    root.append(pageFrame(t('leaderboard'), h('p', {}, t('sign_in_for_leaderboard')),
+      h('a', { class: 'button primary', href: '#/signin' }, t('nav_sign_in'))));
+    return;
+  }
+  const box = h('div', { 'aria-live': 'polite' }, loading());
+  root.append(pageFrame(t('leaderboard'), box));
+  get('/api/leaderboard').then((board) => replace(box,
+    h('p', {}, t('leaderboard_intro', { games: board.min_games, days: board.days })),
+    yourPlace(board.you),
+    board.players.length ? table(board.players) : empty(t('leaderboard_empty')),
+    isMember() ? h('p', {}, h('a', { class: 'button primary', href: '#/lobby' }, t('play_rated')))
+      : null))
+    .catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
+}
+
+function yourPlace(you) {
+  if (!you) return null;
+  const text = you.rank ? t('leaderboard_your_rank', { rank: you.rank, rating: you.rating })
+    : t('leaderboard_not_ranked', { rating: ratingText(you), games: you.games });
+  return h('p', { class: 'your-rank', 'data-rank': you.rank || '' }, text);
+}
+
+function table(players) {
+  const me = session.user && session.user.id;
+  return h('table', { class: 'leaderboard' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('rank')),
+      h('th', { scope: 'col' }, t('player')), h('th', { scope: 'col' }, t('rating')),
+      h('th', { scope: 'col' }, t('rated_games')))),
+    h('tbody', {}, players.map((p) => h('tr', { class: p.user_id === me ? 'me' : null,
+      'data-user': p.user_id },
+    h('td', {}, String(p.rank)), h('td', {}, p.name), h('td', {}, String(p.rating)),
+    h('td', {}, String(p.games))))));
+}

@@ -1,0 +1,77 @@
+// Chat safety in the browser: mute, block and report from a chat line; your mutes and blocks
+// on the profile; the admins' list of reported lines.
+import { api, get, post } from './api.js';
+import { h, replace, toast } from './dom.js';
+import { t } from './i18n.js';
+import { session } from './session.js';
+import { button, empty, loading, when } from './ui.js';
+
+/** The buttons beside someone else's chat line; ``hide(userId)`` drops their lines here. */
+export function chatTools(line, { hide, code } = {}) {
+  const me = session.user && session.user.id;
+  if (!line.user_id || line.user_id === me || !line.id) return null;
+  const who = { name: line.name };
+  const menu = h('details', { class: 'chat-tools' },
+    h('summary', { 'aria-label': t('chat_tools_for', who), title: t('chat_tools_for', who) }, '⋯'),
+    h('div', { class: 'chat-tools-menu' },
+      button(t('mute_player', who), async () => {
+        await api('PUT', `/api/safety/mutes/${line.user_id}`);
+        toast(t('muted_player', who));
+        hide(line.user_id);
+      }, { class: 'small', 'data-action': 'mute' }),
+      button(t('block_player', who), async () => {
+        if (!window.confirm(t('block_confirm', who))) return;
+        await api('PUT', `/api/safety/blocks/${line.user_id}`);
+        toast(t('blocked_player', who));
+        hide(line.user_id);
+      }, { class: 'small', 'data-action': 'block' }),
+      button(t('report_line'), async () => {
+        const reason = window.prompt(t('report_reason'), '');
+        if (reason === null) return;
+        await post('/api/safety/reports', { message_id: line.id, reason: reason.slice(0, 300),
+          code: code || undefined });
+        toast(t('reported'));
+        menu.open = false;
+      }, { class: 'small', 'data-action': 'report' })));
+  return menu;
+}
+
+/** The profile's list of players you muted or blocked, each with a way back. */
+export function safetySection() {
+  const box = h('div', { class: 'safety-lists', 'aria-live': 'polite' }, loading());
+  const draw = async () => {
+    const lists = await get('/api/safety');
+    const group = (key, path, undo) => [h('h3', {}, t(key)),
+      lists[key].length ? h('ul', { class: 'plain' }, lists[key].map((p) => h('li', {},
+        `${p.name} `, button(t(undo), async () => {
+          await api('DELETE', `/api/safety/${path}/${p.id}`);
+          await draw();
+        }, { class: 'small', 'data-action': undo })))) : empty(t(`${key}_none`))];
+    replace(box, group('muted', 'mutes', 'unmute'), group('blocked', 'blocks', 'unblock'));
+  };
+  draw().catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
+  return box;
+}
+
+/** The admins' reports: each line with the lines around it, and a button to close it. */
+export function reportsSection() {
+  const box = h('div', { class: 'reports', 'aria-live': 'polite' }, loading());
+  const draw = async () => {
+    const reports = await get('/api/admin/reports');
+    replace(box, reports.length ? h('ul', { class: 'plain report-list' }, reports.map((r) =>
+      h('li', { class: 'report', 'data-report': r.id },
+        h('p', {}, t('report_by', { reporter: r.reporter_name, author: r.author_name,
+          at: when(r.created_at) })),
+        r.reason ? h('p', { class: 'muted' }, t('report_reason_was', { reason: r.reason })) : null,
+        h('ol', { class: 'chat-lines context' }, r.context.map((c) => h('li', {
+          class: c.id === r.message_id ? 'reported' : null },
+        h('strong', {}, c.name), `: ${c.text}`))),
+        button(t('report_close'), async () => {
+          await post(`/api/admin/reports/${r.id}/close`);
+          await draw();
+        }, { class: 'small', 'data-action': 'close-report' }))))
+      : empty(t('reports_none')));
+  };
+  draw().catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
+  return box;
+}
