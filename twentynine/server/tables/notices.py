@@ -45,6 +45,7 @@ class TableNotices:
                 "table_id": info.id,
                 "name": info.name,
                 "kind": info.kind,
+                "rules": info.rules_spec.to_json(),
                 "host_id": info.host_id,
                 "host_name": host.name if host is not None else "",
             }

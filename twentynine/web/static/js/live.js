@@ -128,9 +128,11 @@ function take(message) {
     case 'table_invite':
       notice(t('notice_invite', { host: message.host_name, name: message.name }),
         message.table_id);
+      waitsOneMore('join'); // at once; the count that follows is the server's
       break;
     case 'friend_request':
       notice(t('notice_friend_request', { name: message.name }), null, '#/dashboard/friends');
+      waitsOneMore('requests');
       break;
     default:
       break;
@@ -194,6 +196,12 @@ function recount(what = ['friends', 'tables']) {
       }
     })();
   }
+}
+
+function waitsOneMore(what) {
+  live.waiting = { ...live.waiting, [what]: live.waiting[what] + 1 };
+  showWaiting();
+  emit('waiting', live.waiting);
 }
 
 /** The total that waits, on the Dashboard link and in the tab's title. */

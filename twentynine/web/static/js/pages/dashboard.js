@@ -55,16 +55,54 @@ function followLive(root, tab, body, draw) {
     onLive('waiting', badges),
     onLive('*', (m) => {
       if (m.type === 'presence' && tab === 'friends') showPresence(body);
-      else if (concerns(m)) redraw();
+      else if (concerns(m)) {
+        showAtOnce(m); // from the message itself, then the lists as the server has them
+        redraw();
+      }
     }),
     onLive('resync', () => redraw()),
   ];
+  /** What the message says, shown before the lists come back from the server. */
+  function showAtOnce(m) {
+    if (tab === 'friends' && body.friendsData) {
+      body.friendsShow(applyFriendMessage(body.friendsData, m));
+    } else if (tab === 'join' && m.type === 'table_invite'
+      && !body.querySelector(`[data-table="${CSS.escape(m.table_id)}"]`)) {
+      const table = { id: m.table_id, name: m.name, kind: m.kind, rules: m.rules,
+        status: 'waiting', seats: [] };
+      const item = tableItem(table, [joinButton(table, t('join'))]);
+      const list = body.querySelector('ul.table-list');
+      if (list) list.prepend(item);
+      else {
+        const none = body.querySelector('p.empty');
+        if (none) none.replaceWith(h('ul', { class: 'table-list' }, item));
+      }
+    }
+  }
   // the friends tab keeps its form (and what is typed there): only its lists are drawn again
   function redraw() {
     if (tab === 'friends' && body.friendsLists) body.friendsLists().catch(() => {});
     else if (!body.querySelector('form.host-form')) draw();
   }
   return () => stops.forEach((stopIt) => stopIt());
+}
+
+/** The friends lists as a friends message changes them (``user_id``, ``name``: the other). */
+function applyFriendMessage(data, m) {
+  const other = { id: m.user_id, first_name: m.name };
+  const without = (rows) => rows.filter((f) => f.id !== m.user_id);
+  const next = { ...data, incoming: without(data.incoming), outgoing: without(data.outgoing),
+    friends: data.friends };
+  if (m.type === 'friend_request') next.incoming = [...next.incoming, other];
+  else if (m.type === 'friend_requested') next.outgoing = [...next.outgoing, other];
+  else if (m.type === 'friend_accepted') {
+    next.friends = [...without(data.friends), other];
+    next.count = next.friends.length;
+  } else if (m.type === 'friend_removed') {
+    next.friends = without(data.friends);
+    next.count = next.friends.length;
+  }
+  return next;
 }
 
 function showPresence(body) {
@@ -200,13 +238,19 @@ async function friends(body) {
   const heading = h('h2');
   const lists = h('div', { class: 'friends-lists' });
   // drawn again on each change (live.js): the form, the offer and what is typed stay
-  const again = async () => {
-    const [data, invitations] = await Promise.all([fresh('/api/friends'),
-      invitationsList(again)]);
+  let invitations = null;
+  const show = (data) => {
+    body.friendsData = data;
     replace(heading, t('friends_count', { count: data.count, limit: data.limit }));
     replace(lists, friendLists(data, again), invitations);
     showPresence(lists);
   };
+  const again = async () => {
+    const [data, shown] = await Promise.all([fresh('/api/friends'), invitationsList(again)]);
+    invitations = shown;
+    show(data);
+  };
+  body.friendsShow = show;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const address = email.value.trim();
