@@ -23,16 +23,13 @@ def close_table_sockets(app: Any, user_id: int) -> int:
 
 def close_live_pages(app: Any, user_id: int) -> int:
     """Close this process's ``/ws/me`` sockets of ``user_id`` once what they were sent is out
-    (as the live socket closes a page that falls behind: it reconnects, and is refused)."""
+    (code 4401: signed out)."""
     from ..live.socket import Page
 
     closed = 0
     for page in list(app.state.live.subscribers.get(user_id, ())):
         if isinstance(page, Page) and not page.closed:
-            # as Page.push does for a page that falls behind: after what is queued, close
-            page.closed = True
-            page.outbox.append(None)
-            page._kick()
+            page.end(4401)  # after what is queued: signed out (the page does not reconnect)
             closed += 1
     return closed
 
@@ -44,3 +41,4 @@ async def end_presence(app: Any, user_id: int, reason: str) -> None:
     message = {"type": "signed_out", "user_id": user_id, "reason": reason}
     await app.state.live.send([user_id], message)
     close_live_pages(app, user_id)
+    await app.state.live.close_pages(user_id)  # and on the other processes

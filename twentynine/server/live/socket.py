@@ -72,7 +72,7 @@ class Page:
         self.buffer: list[tuple[Message, bytes]] | None = []
         #: frames to write; a number closes the socket with that code (4000: fell behind,
         #: reconnect and catch up; 4401: signed out)
-        self.outbox: list[bytes | int] = []
+        self.outbox: list[bytes | int | None] = []
         self.sending: asyncio.Task[None] | None = None
         self.closed = False
         self.last_messages: list[float] = []
@@ -122,6 +122,8 @@ class Page:
         try:
             while self.outbox:
                 data = self.outbox.pop(0)
+                if data is None:  # as a table connection's outbox says it: reconnect
+                    data = 4000
                 if isinstance(data, int):
                     self.outbox.clear()
                     reason = CLOSE_REASONS.get(data, "")

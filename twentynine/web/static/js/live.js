@@ -12,7 +12,7 @@ import { get } from './api.js';
 import { h } from './dom.js';
 import { onLanguage, t } from './i18n.js';
 import { onRoute, pageHandle } from './router.js';
-import { onSession, session } from './session.js';
+import { loadSession, onSession, session } from './session.js';
 
 const FATAL = new Set([4401, 4403]);
 const PING_MS = 25000;
@@ -129,6 +129,10 @@ function take(message) {
       notice(t('notice_invite', { host: message.host_name, name: message.name }),
         message.table_id);
       waitsOneMore('join'); // at once; the count that follows is the server's
+      break;
+    case 'signed_out': // the account was disabled or deleted: this browser's session ended
+      notice(t('signed_out_notice'), null);
+      loadSession().catch(() => {});
       break;
     case 'friend_request':
       notice(t('notice_friend_request', { name: message.name }), null, '#/dashboard/friends');
