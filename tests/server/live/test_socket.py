@@ -78,6 +78,9 @@ async def test_bad_messages_are_answered_with_an_error_and_change_nothing(
         ({"type": "hello", "last_id": "7"}, "malformed"),
         ({"type": "hello", "last_id": 2**40}, "malformed"),
         ({"type": "ping", "extra": 1}, "malformed"),
+        ({"type": "watch"}, "malformed"),
+        ({"type": "watch", "lobby": "yes"}, "malformed"),
+        ({"type": "watch", "lobby": True, "tables": True}, "malformed"),
         ("[" * 5000, "too_large"),
         (b"\x00\x01", "malformed"),
     ]

@@ -58,10 +58,15 @@ async def test_a_host_seating_friends_invites_them_and_tells_the_watchers(
         await page.close()
 
 
-async def test_a_public_table_is_told_to_every_open_page(live: LiveServer) -> None:
+async def test_a_public_table_is_told_to_the_pages_that_watch_the_lobby(live: LiveServer) -> None:
     a, _ = await person(live, "asha@example.com", "Asha")
     b, _ = await person(live, "bo@example.com", "Bo")
+    c, _ = await person(live, "cai@example.com", "Cai")
     watcher = await MeSocket(live, b).connect()
+    await watcher.send({"type": "watch", "lobby": True})
+    elsewhere = await MeSocket(live, c).connect()  # a page that does not show the lobby
+    await watcher.send({"type": "ping"})
+    await watcher.next("pong")  # the watch is in
     r = await a.post(
         "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
     )
@@ -82,7 +87,20 @@ async def test_a_public_table_is_told_to_every_open_page(live: LiveServer) -> No
     assert r.status_code == 201
     await asyncio.sleep(0.3)
     assert not [m for m in watcher.of("table_changed") if m["kind"] == "private"]
+    assert elsewhere.of("table_changed") == []  # not watching the lobby: not told
+    # the lobby closed: no more
+    await watcher.send({"type": "watch", "lobby": False})
+    await watcher.send({"type": "ping"})
+    await watcher.next("pong")
+    told = len(watcher.of("table_changed"))
+    r = await a.post(
+        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    assert r.status_code == 201
+    await asyncio.sleep(0.3)
+    assert len(watcher.of("table_changed")) == told
     await watcher.close()
+    await elsewhere.close()
 
 
 async def test_your_turn_reaches_a_player_whose_table_page_is_closed(live: LiveServer) -> None:

@@ -3,7 +3,9 @@
 Domains call ``app.state.live``:
 
 - ``await live.send(user_ids, message)``: to these people, on every page they have open;
-- ``await live.broadcast(message)``: to everyone signed in (a public table opened, say).
+- ``await live.broadcast(message)``: to everyone signed in;
+- ``await live.to_watchers(topic, message)``: to the pages that follow ``topic`` (``lobby``: the
+  public tables; a page says so on its socket, so thousands of other pages are not told).
 
 A message is one JSON object with ``type`` at its top and the ids and names it concerns. The hub
 delivers it to the ``/ws/me`` sockets of this process and, through the relay (Redis), to those
@@ -76,6 +78,8 @@ class LiveHub:
 
     def __init__(self) -> None:
         self.subscribers: dict[int, set[Any]] = {}
+        #: topic → the pages here that follow it
+        self.watchers: dict[str, set[Any]] = {}
         self._queues: dict[int, dict[asyncio.Queue[Message], _QueueSubscriber]] = {}
         self.store: MessageStore | None = None
         self.maker: async_sessionmaker[AsyncSession] | None = None
@@ -130,6 +134,14 @@ class LiveHub:
             if not subs:
                 del self.subscribers[user_id]
 
+    def watch(self, topic: str, subscriber: Any, on: bool) -> None:
+        if on:
+            self.watchers.setdefault(topic, set()).add(subscriber)
+        else:
+            watching = self.watchers.get(topic)
+            if watching is not None:
+                watching.discard(subscriber)
+
     def subscribe(self, user_id: int) -> asyncio.Queue[Message]:
         """A queue that gets every message to ``user_id`` (as a dict) from now on."""
         queue: asyncio.Queue[Message] = asyncio.Queue()
@@ -171,6 +183,11 @@ class LiveHub:
         what such messages update)."""
         self.deliver_everyone(message)
         await self._publish({"to": None, "m": message})
+
+    async def to_watchers(self, topic: str, message: Message) -> None:
+        """To the pages that follow ``topic``, on every process (not stored)."""
+        self._deliver_watchers(topic, message)
+        await self._publish({"topic": topic, "m": message})
 
     async def tell(self, user_ids: Iterable[int], message: Message) -> None:
         """To these people now, on every process, without storing it (presence)."""
@@ -222,6 +239,9 @@ class LiveHub:
         if "close" in envelope:
             self._close_here(int(envelope["close"]))
             return
+        if "topic" in envelope:
+            self._deliver_watchers(str(envelope["topic"]), envelope["m"])
+            return
         message = envelope["m"]
         to = envelope.get("to")
         if to is None:
@@ -244,6 +264,17 @@ class LiveHub:
             message = {**message, "seq": message_id}
         data = encode(message)
         for sub in list(subs):
+            try:
+                sub.deliver(message, data)
+            except Exception:
+                log.exception("live: a subscriber failed")
+
+    def _deliver_watchers(self, topic: str, message: Message) -> None:
+        watching = self.watchers.get(topic)
+        if not watching:
+            return
+        data = encode(message)
+        for sub in list(watching):
             try:
                 sub.deliver(message, data)
             except Exception:

@@ -18,12 +18,20 @@ class Hello(BaseModel):
     last_id: MessageId | None = None
 
 
+class Watch(BaseModel):
+    """Follow (or stop following) what only some pages show: ``lobby``, the public tables."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    type: Literal["watch"]
+    lobby: bool
+
+
 class Ping(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Watch | Ping, Field(discriminator="type")]
 
 
 class PrefsIn(BaseModel):

@@ -27,7 +27,7 @@ from ..deps import user_from_token
 from ..security import SESSION_COOKIE
 from ..tables.ws import Disconnected, Socket, _last_version, _origin_ok, _refuse, _short
 from .hub import LiveHub, Message, encode
-from .schemas import ClientMessage, Hello, Ping
+from .schemas import ClientMessage, Hello, Ping, Watch
 from .store import CatchUp
 
 log = logging.getLogger("twentynine.live")
@@ -183,6 +183,7 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
         pass
     finally:
         hub.detach(user_id, page)
+        hub.watch("lobby", page, False)
         if opened:
             hub.presence.page_closed(user_id)
         await page.stop()
@@ -245,6 +246,8 @@ async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
             continue
         if isinstance(message, Hello):
             await _catch_up(hub, page, message.last_id, greet=False)
+        elif isinstance(message, Watch):
+            hub.watch("lobby", page, message.lobby)
         elif isinstance(message, Ping):
             page.push(b'{"type":"pong"}')
 

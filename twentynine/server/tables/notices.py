@@ -12,7 +12,7 @@ over, the table closed …) and whose turn it is, so a deal's hundred changes co
 What it sends goes out from tasks of its own: the table's queue never waits for it.
 
 Who hears of a table: its seated people; for a hosted game also the host's friends (they may
-watch it); for a public table everyone (the lobby)."""
+watch it); for a public table the pages that show the lobby (they say so on the socket)."""
 
 from __future__ import annotations
 
@@ -120,8 +120,8 @@ class TableNotices:
         self._spawn(self._tell_changed(info, seated, message))
 
     async def _tell_changed(self, info: Any, seated: list[int], message: Message) -> None:
-        if info.kind == "public":
-            await self.live.broadcast(message)
+        if info.kind == "public":  # the open lobbies (not every page: there may be thousands)
+            await self.live.to_watchers("lobby", message)
             return
         people = set(seated)
         if info.kind == "hosted" and info.host_id is not None:

@@ -33,6 +33,27 @@ let attempt = 0;
 let timer = null;
 let pinger = null;
 let connectedBefore = false;
+let lobbyWatchers = 0; // pages showing the lobby: the server tells this socket of public tables
+
+function sendWatch() {
+  if (ws && ws.readyState === WebSocket.OPEN) {
+    ws.send(JSON.stringify({ type: 'watch', lobby: lobbyWatchers > 0 }));
+  }
+}
+
+/** Follow the public tables (``table_changed`` of kind public) until the returned function is
+ * called: only pages showing the lobby are told of them. */
+export function watchLobby() {
+  lobbyWatchers += 1;
+  if (lobbyWatchers === 1) sendWatch();
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    lobbyWatchers -= 1;
+    if (lobbyWatchers === 0) sendWatch();
+  };
+}
 
 /** Call ``listener(message)`` for each message of ``type``; returns the way to stop. */
 export function onLive(type, listener) {
@@ -63,6 +84,7 @@ function connect() {
   ws = socket;
   socket.onopen = () => {
     attempt = 0;
+    if (lobbyWatchers > 0) sendWatch();
     clearInterval(pinger);
     pinger = setInterval(() => {
       if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');

@@ -9,7 +9,7 @@ import { tournamentsSection } from '../tournament/list.js';
 import { joinButton, tableItem, watchButton } from '../tables.js';
 import { turnSecondsSelect } from '../table/clock.js';
 import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
-import { onLive } from '../live.js';
+import { onLive, watchLobby } from '../live.js';
 import { playRatedPanel } from '../matchmaking.js';
 
 export function render(root) {
@@ -40,6 +40,7 @@ export function render(root) {
   const timer = setInterval(() => refresh(list), 15000);
   // public tables opening, filling and closing arrive live (live.js); a reconnect reloads
   const stops = [
+    watchLobby(),
     onLive('table_changed', (m) => { if (m.kind === 'public') refresh(list); }),
     onLive('resync', () => refresh(list)),
   ];
