@@ -9,7 +9,7 @@ than they move ``benchmarks/load.py``; the figure is the least of ``--repeats`` 
 
 What it leaves out, and ``load.py`` has: reading the frame, the SQLite write, the socket writes.
 
-    uv run python benchmarks/table_action.py [--actions N] [--repeats R] [--json]
+    uv run python benchmarks/table_action.py [--actions N] [--repeats R] [--turn-seconds S] [--json]
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ class _NoStore:
         return {}
 
 
-async def _run(actions: int, seed: int) -> tuple[float, int]:
+async def _run(actions: int, seed: int, turn_seconds: int = 0) -> tuple[float, int]:
     """(CPU seconds in ``act`` for ``actions`` actions, messages encoded)."""
-    info = TableInfo("bench", "public", None, RulesSpec("standard", {}))
+    info = TableInfo("bench", "public", None, RulesSpec("standard", {}), turn_seconds=turn_seconds)
     seats = [Seat(user_id=i + 1, name=f"P{i + 1}", joined=True) for i in range(4)]
     settings = Settings(next_deal_seconds=0.0)
     runtime = TableRuntime(info, seats, _NoStore(), settings, rng=random.Random(seed))  # type: ignore[arg-type]
@@ -97,9 +97,15 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=8000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--turn-seconds", type=int, default=0, help="the table's turn clock (0: none)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    runs = [asyncio.run(_run(args.actions, args.seed)) for _ in range(max(1, args.repeats))]
+    runs = [
+        asyncio.run(_run(args.actions, args.seed, args.turn_seconds))
+        for _ in range(max(1, args.repeats))
+    ]
     per_action = [cpu / args.actions * 1e6 for cpu, _ in runs]
     out = {
         "actions": args.actions,
@@ -107,13 +113,15 @@ def main() -> None:
         "us_per_action_best": round(min(per_action), 1),
         "us_per_action_median": round(statistics.median(per_action), 1),
         "messages_per_action": round(runs[0][1] / args.actions, 2),
+        "turn_seconds": args.turn_seconds,
         "python": platform.python_version(),
     }
     if args.json:
         print(json.dumps(out))
         return
     print(
-        f"table action in process ({args.actions} actions, {len(runs)} runs): "
+        f"table action in process ({args.actions} actions, {len(runs)} runs"
+        f"{f', a {args.turn_seconds} s turn clock' if args.turn_seconds else ''}): "
         f"best {out['us_per_action_best']} us, median {out['us_per_action_median']} us CPU "
         f"({out['messages_per_action']} messages an action)"
     )

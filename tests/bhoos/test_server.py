@@ -663,3 +663,23 @@ def test_the_deal_time_plan_gives_early_decisions_more_and_never_overspends() ->
     assert left + bhoos_server.PER_ANSWER_MS >= bhoos_server.SAFETY_MS - 1e-6
     plays = spent[3:]
     assert plays[0] > plays[3] > plays[6] and spent[0] > plays[5]
+
+
+def test_the_reserve_learns_what_the_game_servers_clock_adds() -> None:
+    """A seat's next request arriving with 300 ms less than our own answer took (a busy
+    network or machine) raises the reserve kept for every answer to come, so the next
+    budget is smaller than it would have been."""
+    player = bhoos_server.BhoosPlayer("random", seed=1)
+    try:
+        first = load("bid_defender_match.json") | {"timeRemaining": 1400}
+        ans = player.answer("bid", first)
+        assert player.overhead.reserve_ms == bhoos_server.PER_ANSWER_MS
+        # the same seat, same cards, asked again: 300 ms more went than our answer took
+        later = copy.deepcopy(first)
+        later["timeRemaining"] = 1400 - ans.elapsed_ms - 300
+        before = bhoos_server.answer_budget_ms(parse_request("bid", later))
+        again = player.answer("bid", later)
+        assert 290 <= player.overhead.reserve_ms <= 310
+        assert again.budget_ms < before / 2
+    finally:
+        player.close()

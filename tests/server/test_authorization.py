@@ -66,6 +66,8 @@ KEEPS_PLAYERS = (409, "keeps its players")
 NOT_HOST = (403, "host can")
 FRIENDS_ONLY = (409, "played by the host's friends")
 NOT_ALONE = (403, "only the one person")
+NOT_PLAYER = (403, "the table's players")
+NOT_OVER = (409, "not over")
 OWN_EMAIL = (400, "your own email")
 ALREADY_FRIENDS = (409, "already friends")
 # request bodies
@@ -152,6 +154,8 @@ HTTP_MATRIX: list[Row] = [
         401, 404, NOT_HOST, NOT_HOST, FRIENDS_ONLY, 404),
     row("POST /api/tables/{table}/reset",            SCORE,
         401, 404, NOT_HOST, NOT_HOST, 200, 404),
+    row("POST /api/tables/{table}/play-again",       N,
+        401, 404, NOT_PLAYER, NOT_OVER, NOT_OVER, 404),
     row("POST /api/tables/{table}/pause",            N,
         401, 404, NOT_ALONE, NOT_ALONE, NOT_ALONE, 404),
     row("POST /api/tables/{table}/resume",           N,
@@ -266,6 +270,7 @@ SOCKET_MATRIX: list[tuple[str, tuple[Outcome, ...]]] = [
     ("reset",           (4401, 4404,    "not_host",  "not_host",     OK,             4404)),
     ("pause",           (4401, 4404,    "not_alone", "not_alone",    "not_alone",    4404)),
     ("resume",          (4401, 4404,    "not_alone", "not_alone",    "not_alone",    4404)),
+    ("back",            (4401, 4404,    "spectator", "not_kept",     "not_kept",     4404)),
     ("act as seat+1",   (4401, 4404,    "spectator", "forged_seat",  "forged_seat",  4404)),
     ("act",             (4401, 4404,    "spectator", OK,             OK,             4404)),
     ("connect, closed", (4401, 4404,    4404,        4404,           4404,           4404)),
@@ -691,6 +696,7 @@ async def _socket_matrix(
         "reset": reset,
         "pause": simple({"type": "pause"}, "paused"),
         "resume": simple({"type": "resume"}, "resumed"),
+        "back": simple({"type": "back"}, "seat_back"),
         "act as seat+1": act_as_next_seat,
         "act": act,
     }

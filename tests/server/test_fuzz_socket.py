@@ -61,7 +61,16 @@ from twentynine.server.history.models import DealHistory
 from twentynine.server.settings import normalise_database_url
 from twentynine.server.tables.models import ChatMessage, GameTable
 from twentynine.server.tables.runtime import TableRuntime
-from twentynine.server.tables.schemas import Act, Chat, ClientMessage, Hello, Pause, Ping, Reset
+from twentynine.server.tables.schemas import (
+    Act,
+    Back,
+    Chat,
+    ClientMessage,
+    Hello,
+    Pause,
+    Ping,
+    Reset,
+)
 from twentynine.server.tables.schemas import Toggle as ToggleMsg
 
 from .conftest import (
@@ -198,7 +207,7 @@ ACT_NAMES = [
     "",
     "BID",
 ]
-MESSAGE_TYPES = ["act", "chat", "toggle", "reset", "pause", "resume", "hello", "ping"]
+MESSAGE_TYPES = ["act", "chat", "toggle", "reset", "pause", "resume", "back", "hello", "ping"]
 BIG = [2**31, 2**63, 2**64 + 1, 10**40, -(2**63) - 1]
 
 texts = st.one_of(
@@ -258,6 +267,7 @@ MESSAGE_FIELDS = {
     "reset": ["what"],
     "pause": [],
     "resume": [],
+    "back": [],
     "hello": ["last_version"],
     "ping": [],
 }
@@ -504,6 +514,8 @@ class SocketFuzzer:
             return message, "" if peer.host and rt.game is not None else "not_host"
         if isinstance(message, Pause):
             return message, "not_alone"
+        if isinstance(message, Back):  # a hosted game has no turn clock: no bot keeps a seat
+            return message, "spectator" if peer.seat is None else "not_kept"
         return message, ""  # hello, ping
 
     # -- sending and waiting --------------------------------------------------------------------

@@ -64,6 +64,7 @@ async def test_the_admin_page_acts_for_admins_only(web_live: LiveServer, chromiu
 
     await ada.goto("/#/admin")
     accounts = ada.locator("[data-section=accounts]")
+    await accounts.locator("tbody tr", has_text="ada@example.com").wait_for()  # the whole list
     await accounts.get_by_role("searchbox", name="Search by email or name").fill("bea")
     await accounts.get_by_role("button", name="Search").click()
     await accounts.locator("tbody tr", has_text="ada@example.com").wait_for(state="detached")

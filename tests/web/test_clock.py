@@ -74,6 +74,8 @@ async def test_the_countdown_runs_and_the_bot_moves_at_zero(
 
     await page.goto(f"/#/table/{table_id}")
     await page.locator(f"{TABLE}[data-my-turn=true]").wait_for(timeout=30_000)
+    heading = page.locator(".table-title [data-turn-seconds]")
+    assert "5 s a move" in await heading.inner_text()
     on_seat = page.locator(".seat-bottom .turn-clock")
     in_box = page.locator(".actions.mine .turn-clock.own")
     await on_seat.wait_for()

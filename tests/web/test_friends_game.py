@@ -105,6 +105,8 @@ async def test_four_friends_play_a_round_and_a_fifth_watches(
     await watcher.get_by_role("link", name="Watch").click()
     await watcher.locator("section.table-page[data-spectator=true]").wait_for()
 
+    # a hosted game's link is one click to copy (issue 16)
+    assert await host.locator("button[data-action=copy-invite]").count() == 1
     # the conference link, and seats drawn with yours at the bottom
     link = host.get_by_role("link", name="Join the video call")
     assert await link.get_attribute("href") == "https://meet.example.com/twentynine"
@@ -182,4 +184,15 @@ async def test_four_friends_play_a_round_and_a_fifth_watches(
     await deal.get_by_role("link", name="Replay").click()
     await host.locator(".steps button[data-step]").first.wait_for()
     await host.locator(".replay[data-analysed=false]").wait_for()
+
+    # closing the game from the dashboard asks first: Cancel keeps it (issue 16)
+    await host.goto("/#/dashboard/host")
+    await host.get_by_role("button", name="Close game").click()
+    dialog = host.locator("dialog.confirm")
+    await dialog.get_by_role("button", name="Cancel").click()
+    await dialog.wait_for(state="detached")
+    assert await host.get_by_role("button", name="Open table").count() == 1
+    await host.get_by_role("button", name="Close game").click()
+    await dialog.get_by_role("button", name="Close game").click()
+    await host.locator("form.host-form").wait_for()
     chromium.assert_clean()

@@ -61,12 +61,16 @@ async def test_play_rated_ratings_at_the_table_mute_and_the_leaderboard(
     await rate_twelve_games(web_live, ids)
     ratings = {uid: (await others[0].get(f"/api/ratings/{uid}")).json()["rating"] for uid in ids}
 
-    # three wait in the rated queue; Ana's lobby shows them waiting, she presses "Play rated"
-    for c in others:
-        assert (await c.post("/api/matchmaking/queue")).status_code == 200
+    # three join the rated queue while Ana's lobby is open: her count follows them live (the
+    # panel's own poll is every 15 s), then she presses "Play rated"
     await page.goto("/#/lobby")
     panel = page.locator(".play-rated")
-    await panel.locator(".queue-status", has_text="3 waiting").wait_for()
+    await panel.locator(".queue-status", has_text="0 waiting").wait_for()
+    await page.wait_for_timeout(500)  # (the live socket opens)
+    for n, c in enumerate(others):
+        assert (await c.post("/api/matchmaking/queue")).status_code == 200
+        status = panel.locator(".queue-status", has_text=f"{n + 1} waiting")
+        await status.wait_for(timeout=3000)
     await panel.get_by_role("button", name="Play rated").click()
     await page.wait_for_url(re.compile(r"#/table/"))
     table_id = page.url.rsplit("/", 1)[1]
@@ -92,8 +96,20 @@ async def test_play_rated_ratings_at_the_table_mute_and_the_leaderboard(
     await cy.send({"type": "chat", "text": "Cy here"})
     await page.locator(".chat-lines li", has_text="Cy here").wait_for()
     assert await page.locator(".chat-lines li", has_text="Still here?").count() == 0
+    # Ana reports Cy's line; the admin page (Ana is the admin) lists it with its context
+    page.once("dialog", lambda dialog: dialog.accept("rude"))
+    cy_line = page.locator(".chat-lines li", has_text="Cy here")
+    await cy_line.locator("summary").click()
+    await cy_line.get_by_role("button", name="Report this line").click()
+    await page.locator(".toast", has_text="Reported").wait_for()
     for sock in (bo, cy, dee):
         await sock.close()
+
+    await page.goto("/#/admin")
+    report = page.locator("[data-section=reports] .report")
+    await report.wait_for()
+    assert await report.locator("li.reported").inner_text() == "Cy: Cy here"
+    await report.locator("p.muted", has_text="rude").wait_for()
 
     # the leaderboard: all four ranked, Ana's row marked
     await page.goto("/#/leaderboard")

@@ -148,3 +148,44 @@ async def test_bracket_and_standings_pictures(event_live: LiveServer, chromium: 
         width = await phone.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], f"#/{route} scrolls sideways on a phone: {width}"
     chromium.assert_clean()
+
+
+async def test_the_organiser_pairs_a_round_again(event_live: LiveServer, chromium: Browser) -> None:
+    """Three pairs of people in a one-round Swiss: seeds 1 and 2 meet, 3 sits out. Before
+    anyone sits down the organiser pairs the round again on the page: 1 against 3, 2 sits out."""
+    org = await chromium.page(event_live.url)
+    await sign_in_ui(org, event_live, "org@example.com", "Org")
+    players = [await event_live.sign_in(f"{n}@example.com", n.capitalize()) for n in "abcdef"]
+    r = await players[0].post(
+        "/api/tournaments",
+        json={"name": "x", "format": "swiss", "rounds": 1},
+    )
+    assert r.status_code == 403  # a basic account organises nothing
+    made = await org.evaluate(
+        """async () => (await (await import('/static/js/api.js')).post('/api/tournaments',
+             {name: 'Evening Swiss', format: 'swiss', rounds: 1, grace_seconds: 600})).id"""
+    )
+    entries = []
+    for first, second, partner in ((0, 1, "b"), (2, 3, "d"), (4, 5, "f")):
+        r = await players[first].post(
+            f"/api/tournaments/{made}/entries", json={"partner_email": f"{partner}@example.com"}
+        )
+        entry = r.json()["you"]["entry_id"]
+        await players[second].post(f"/api/tournaments/{made}/entries/{entry}/confirm")
+        entries.append(entry)
+    await org.goto(f"/#/tournament/{made}")
+    await org.get_by_role("button", name="Start round 1").click()
+    repair = org.locator("details.repair")
+    await repair.locator("summary").click()
+    selects = repair.locator("select")
+    assert await selects.count() == 4
+    await selects.nth(1).select_option(str(entries[2]))
+    await selects.nth(2).select_option(str(entries[1]))
+    await selects.nth(3).select_option("")
+    await repair.get_by_role("button", name="Pair this round again").click()
+    match = org.locator(".match-item")
+    await match.filter(has_text="E & F").wait_for()
+    assert await match.count() == 1
+    assert "A & B" in await match.inner_text()
+    await org.get_by_text("Sits out (a win): C & D").wait_for()
+    chromium.assert_clean()

@@ -89,10 +89,13 @@ def _plays_weight(cards: int) -> float:
     return sum(PLAY_WEIGHTS.get(n, 0.0) for n in range(1, cards + 1))
 
 
-def answer_budget_ms(req: BhoosRequest, safety_ms: float = SAFETY_MS) -> float:
+def answer_budget_ms(
+    req: BhoosRequest, safety_ms: float = SAFETY_MS, per_answer_ms: float = PER_ANSWER_MS
+) -> float:
     """The milliseconds this answer may take: the deal's remaining time, less a reserve for
-    the network and the answers to come, times this decision's weight over the weights of
-    this and every decision still to come (``PLAY_WEIGHTS``, ``BID_WEIGHT``, ...)."""
+    the network and the answers to come (``per_answer_ms`` each), times this decision's
+    weight over the weights of this and every decision still to come (``PLAY_WEIGHTS``,
+    ``BID_WEIGHT``, ...)."""
     if req.endpoint == "bid":
         now = BID_WEIGHT
         future = BIDS_TO_COME * BID_WEIGHT + TRUMP_CHANCE * TRUMP_WEIGHT + _plays_weight(8)
@@ -104,7 +107,7 @@ def answer_budget_ms(req: BhoosRequest, safety_ms: float = SAFETY_MS) -> float:
         now = PLAY_WEIGHTS.get(n, 1.0)
         future = _plays_weight(n - 1)
         answers = n - 1
-    usable = req.time_remaining - safety_ms - PER_ANSWER_MS * answers
+    usable = req.time_remaining - safety_ms - per_answer_ms * answers
     if now <= 0:  # one card left: whatever is left is this answer's
         return max(0.0, req.time_remaining - safety_ms)
     return max(0.0, usable * now / (now + future))
@@ -117,6 +120,50 @@ class Answer:
     elapsed_ms: float
     budget_ms: float
     how: str  # "bot", "forced" (one legal action) or "fallback:<why>"
+
+
+def deal_key(req: BhoosRequest) -> tuple[str, frozenset[int]]:
+    """Names one seat's deal across its requests: the player and every card it has held
+    (its hand and the cards it played), the same from one request to the next of a phase."""
+    own = set(req.cards)  # (it is our turn: none of our cards is in the trick in progress)
+    for t in req.hands_history:
+        own.add(t.cards[(req.seat - t.leader) & 3])
+    return req.pid(req.seat), frozenset(own)
+
+
+class Overhead:
+    """What the game server's clock charges beyond our own answer time (the network, the
+    queues of a busy machine), learnt from one seat's successive requests: the drop in
+    ``timeRemaining`` less our own time for the answer between. The reserve kept for each
+    answer still to come follows the largest seen, forgetting slowly."""
+
+    def __init__(self, floor_ms: float = PER_ANSWER_MS, keep: int = 512) -> None:
+        self.floor_ms = floor_ms
+        self.estimate_ms = floor_ms
+        self._last: dict[tuple[str, frozenset[int]], tuple[float, float]] = {}
+        self._keep = keep
+        self._lock = threading.Lock()
+
+    def seen(self, req: BhoosRequest) -> None:
+        """Learn from ``req`` if the same seat's previous request of this deal is known."""
+        with self._lock:
+            last = self._last.get(deal_key(req))
+            if last is None:
+                return
+            remaining, ours = last
+            extra = remaining - req.time_remaining - ours
+            if 0 <= extra < remaining:
+                self.estimate_ms = max(self.floor_ms, 0.95 * self.estimate_ms, extra)
+
+    def answered(self, req: BhoosRequest, elapsed_ms: float) -> None:
+        with self._lock:
+            if len(self._last) >= self._keep:
+                self._last.clear()
+            self._last[deal_key(req)] = (req.time_remaining, elapsed_ms)
+
+    @property
+    def reserve_ms(self) -> float:
+        return self.estimate_ms
 
 
 class BhoosPlayer:
@@ -141,6 +188,7 @@ class BhoosPlayer:
         self._rng_lock = threading.Lock()
         self._bot_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bhoos-bot")
+        self.overhead = Overhead()
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -196,7 +244,8 @@ class BhoosPlayer:
         ``started`` is the ``time.perf_counter()`` at which the request arrived."""
         t0 = time.perf_counter() if started is None else started
         req = parse_request(endpoint, body)
-        budget = answer_budget_ms(req, self.safety_ms)
+        self.overhead.seen(req)
+        budget = answer_budget_ms(req, self.safety_ms, self.overhead.reserve_ms)
         try:
             v = self.view_for(req)
         except PayloadError as e:
@@ -212,6 +261,7 @@ class BhoosPlayer:
             action, how = self._decide(v, t0, budget)
         out = answer_json(action)
         elapsed = (time.perf_counter() - t0) * 1000
+        self.overhead.answered(req, elapsed)
         level = logging.WARNING if elapsed > budget and how != "forced" else logging.INFO
         logger.log(
             level,

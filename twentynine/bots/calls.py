@@ -1,4 +1,5 @@
-"""The expert's calls by search: bids, trump, Double/Redouble/SetDouble.
+"""The expert's calls by search: bids, trump, Double/Redouble/SetDouble, the seventh-card
+Redouble and Single Hand.
 
 For a call, the expert deals the cards it cannot see at random (``Deal``: every other seat's
 eight cards and the rest of its own), weighs each deal by how likely the calls heard so far are
@@ -23,11 +24,12 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..engine.actions import Act, Action
-from ..engine.cards import mask_of
+from ..engine.cards import mask_of, mask_points
 from ..engine.rules import Rules
-from ..engine.state import REGULAR_STAKES, partner, team_of
+from ..engine.state import REGULAR_STAKES, TrumpMode, partner, team_of
 from ..engine.views import View
 from .evaluate import best_trump, defenders_odds
 from .solver import best_value, open_state
@@ -67,7 +69,7 @@ class Deal:
         """The bidder's team's points with ``trump`` (-1: the suit the bidder's first four
         cards in this sample would name)."""
         if trump < 0:
-            trump = best_trump(self.first[bidder])[0]
+            trump = likely_trump(self.first[bidder])
         key = (bidder, trump)
         got = self.points.get(key)
         if got is None:
@@ -123,10 +125,18 @@ def deal_sample(known_first: int, known: int, seat: int, rng: random.Random) -> 
 
 
 # -- inference: how likely are the calls heard, given the cards a sample deals ----------------
+@lru_cache(maxsize=1 << 16)
 def _worth(first: int) -> float:
     """What four cards are worth to their holder as bidder: the expected points of the best
-    trump (the fitted model of ``evaluate.py``)."""
+    trump (the fitted model of ``evaluate.py``). Kept: the same fours come up again and again
+    in the samples of a deal, and the play weighs every sampled deal by them."""
     return best_trump(first)[1]
+
+
+@lru_cache(maxsize=1 << 16)
+def likely_trump(first: int) -> int:
+    """The suit these four cards would name as trump (the fitted model)."""
+    return best_trump(first)[0]
 
 
 def call_weight(
@@ -172,15 +182,15 @@ def call_weight(
 class CallSearch:
     """Samples and their solved values, kept for the hand (and so for one deal's calls)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, max_samples: int = MAX_SAMPLES) -> None:
         self.rng = rng
+        #: the most samples kept and solved for one hand
+        self.max_samples = max_samples
         self._key: tuple[int, int, int] | None = None
         self.deals: list[Deal] = []
 
-    def _deals_for(self, v: View, seat: int) -> list[Deal]:
-        hand = mask_of(v.hands[seat] or ())
-        first = hand if hand.bit_count() <= 4 else _first_four(v, seat, hand)
-        key = (seat, first, v.dealer)
+    def _deals_for(self, v: View, seat: int, hand: int) -> list[Deal]:
+        key = (seat, hand, v.dealer)
         if key != self._key:
             self._key = key
             self.deals = []
@@ -192,17 +202,16 @@ class CallSearch:
         seat: int,
         deadline: float,
         jobs: list[tuple[int, int]],
-        max_samples: int = MAX_SAMPLES,
     ) -> list[Deal]:
         """Samples solved for every (bidder, trump) of ``jobs`` (trump -1: the bidder's likely
         suit in each sample), until ``deadline`` (a ``time.perf_counter()``) or
         ``max_samples``. Samples kept from earlier calls count (and cost little)."""
-        deals = self._deals_for(v, seat)
-        hand = mask_of(v.hands[seat] or ())
+        hand = _held(v, seat)
+        deals = self._deals_for(v, seat, hand)
         first = hand if hand.bit_count() <= 4 else _first_four(v, seat, hand)
         i = 0
         clock = time.perf_counter
-        while i < max_samples and clock() < deadline:
+        while i < self.max_samples and clock() < deadline:
             if i >= len(deals):
                 deals.append(deal_sample(first, hand, seat, self.rng))
             d = deals[i]
@@ -214,11 +223,24 @@ class CallSearch:
         return deals[:i]
 
 
+def _held(v: View, seat: int) -> int:
+    """Every card the seat holds, the face-down seventh card included (its bidder sees it)."""
+    hand = mask_of(v.hands[seat] or ())
+    if v.indicator is not None and v.bidder == seat:
+        hand |= 1 << v.indicator
+    return hand
+
+
 def _first_four(v: View, seat: int, hand: int) -> int:
     """The seat's first four cards, when it holds eight: the ones it held in the auction are
     not told apart in the view, so any four of the eight (the first four listed) stand in."""
     cards = v.hands[seat] or ()
-    return mask_of(cards[:4]) if len(cards) > 4 else hand
+    if len(cards) <= 4:
+        return hand
+    four = 0
+    for c in sorted(cards)[:4]:
+        four |= 1 << c
+    return four
 
 
 def _weights(deals: list[Deal], v: View, seat: int) -> list[float]:
@@ -336,7 +358,7 @@ def trump_by_search(v: View, search: CallSearch, deadline: float) -> Action | No
             # the trump is the suit of the seventh card: the third of the second four
             made = mean = 0.0
             for d, w in zip(deals, weights, strict=True):
-                suit = d.seventh >> 3 if d.seventh >= 0 else best_trump(d.first[seat])[0]
+                suit = d.seventh >> 3 if d.seventh >= 0 else likely_trump(d.first[seat])
                 pts = d.points[(seat, suit)]
                 made += w * (pts >= target)
                 mean += w * pts
@@ -375,6 +397,65 @@ def doubling_by_search(v: View, search: CallSearch, deadline: float) -> Action |
     return call if p_make > REDOUBLE_ABOVE else passing
 
 
+def seventh_redouble_by_search(v: View, search: CallSearch, deadline: float) -> Action | None:
+    """The bidder who named the seventh card, doubled, redoubles when its eight cards (the
+    seventh now seen) make the target likely enough in the sampled deals."""
+    seat = v.viewer
+    assert seat is not None
+    passing = next((a for a in v.legal if a.act is Act.PASS), None)
+    call = next((a for a in v.legal if a.act is Act.REDOUBLE), None)
+    if v.indicator is None or passing is None or call is None:
+        return None
+    trump = v.indicator >> 3
+    target = v.target if v.target is not None else v.bid
+    deals = search.run(v, seat, deadline, [(seat, trump)])
+    if len(deals) < MIN_SAMPLES:
+        return None
+    p_make, _ = contract_odds(deals, _weights(deals, v, seat), v, seat, trump, target)
+    return call if p_make > REDOUBLE_ABOVE else passing
+
+
+#: the chance of taking every trick needed to call Single Hand (it replaces a contract whose
+#: value is not known here: only a near-certain Single Hand is worth it)
+SINGLE_HAND_ODDS = 0.8
+
+
+def single_hand_odds(deals: list[Deal], caller: int, rules: Rules, deadline: float) -> float:
+    """The share of the sampled deals in which ``caller``, alone on lead with no trump, takes
+    every trick (solved exactly; at least ``MIN_SAMPLES`` deals, then until ``deadline``)."""
+    won = n = 0
+    for d in deals:
+        if n >= MIN_SAMPLES and time.perf_counter() >= deadline:
+            break
+        st = open_state(d.hands, 0, caller, _played_out(rules), caller)
+        st.caller = caller  # the partner sits out (the solver leaves its cards aside)
+        st.trump = -1
+        st.trump_mode = TrumpMode.NONE
+        st.trump_shown = False
+        st.target = 0
+        # every point in play (the partner's cards sit out) is the caller's only when it
+        # takes every trick: a lost trick ends the deal, the points still out going to nobody
+        in_play = 28 + rules.last_trick_point - mask_points(d.hands[partner(caller)])
+        won += best_value(st) >= in_play
+        n += 1
+    return won / n if n else 0.0
+
+
+def single_hand_by_search(v: View, search: CallSearch, deadline: float) -> Action | None:
+    """Call Single Hand when the exact solver takes every trick in enough sampled deals."""
+    seat = v.viewer
+    assert seat is not None
+    passing = next((a for a in v.legal if a.act is Act.PASS), None)
+    call = next((a for a in v.legal if a.act is Act.SINGLE_HAND), None)
+    if passing is None or call is None:
+        return None
+    deals = search.run(v, seat, deadline, [])
+    if len(deals) < MIN_SAMPLES:
+        return None
+    odds = single_hand_odds(deals, seat, v.rules, deadline)
+    return call if odds >= SINGLE_HAND_ODDS else passing
+
+
 __all__ = [
     "CallSearch",
     "Deal",
@@ -383,5 +464,8 @@ __all__ = [
     "contract_odds",
     "deal_sample",
     "doubling_by_search",
+    "seventh_redouble_by_search",
+    "single_hand_by_search",
+    "single_hand_odds",
     "trump_by_search",
 ]

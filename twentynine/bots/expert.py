@@ -3,8 +3,9 @@ auction, voids shown, reveals, the cards played) and solves each sampled deal ex
 the action that makes (or beats) the contract in most of them, then the one worth most points.
 Each sampled deal counts by how likely the auction is with the cards it deals (``calls.py``:
 a bid says the caller's four cards are worth about that much, a pass that they are not).
-Before the play it bids, names trump and doubles by the same kind of search (``calls.py``);
-the seventh-card Redouble and Single Hand follow the intermediate player's rules.
+Before the play it bids, names trump, doubles, redoubles on the seventh card and calls Single
+Hand by the same kind of search (``calls.py``); answering a Single Hand with a Double follows
+the intermediate player's rules.
 
 It plays from its seat's view only: the sampled deals are built from the view, never from the
 real game.
@@ -15,13 +16,23 @@ searched and the sampled deals weighed (the ``expert-rules`` variant): kept for 
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
 from ..engine.actions import Act, Action
 from ..engine.state import Phase, RoundState
 from ..engine.views import View
-from .calls import CallSearch, bid_by_search, call_weight, doubling_by_search, trump_by_search
+from .calls import MIN_SAMPLES as MIN_CALL_SAMPLES
+from .calls import (
+    CallSearch,
+    bid_by_search,
+    call_weight,
+    doubling_by_search,
+    seventh_redouble_by_search,
+    single_hand_by_search,
+    trump_by_search,
+)
 from .intermediate import IntermediateBot
 from .knowledge import Knowledge, sample_world
 from .solver import solve
@@ -61,6 +72,8 @@ class ExpertBot(IntermediateBot):
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         self._calls = CallSearch(random.Random(None if seed is None else seed + 1))
+        if worlds:  # repeatable: a fixed number of samples, whatever the time
+            self._calls.max_samples = max(MIN_CALL_SAMPLES, worlds)
 
     def choose(self, view: View) -> Action:
         legal = view.legal
@@ -81,13 +94,20 @@ class ExpertBot(IntermediateBot):
 
     # -- the calls -----------------------------------------------------------------------------
     def _call(self, view: View) -> Action | None:
-        deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
+        if self.fixed_worlds:
+            deadline = math.inf
+        else:
+            deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
         if view.phase is Phase.AUCTION:
             return bid_by_search(view, self._calls, deadline)
         if view.phase is Phase.TRUMP:
             return trump_by_search(view, self._calls, deadline)
         if view.phase is Phase.DOUBLING:
             return doubling_by_search(view, self._calls, deadline)
+        if view.phase is Phase.SEVENTH_REDOUBLE:
+            return seventh_redouble_by_search(view, self._calls, deadline)
+        if view.phase is Phase.SINGLE_HAND:
+            return single_hand_by_search(view, self._calls, deadline)
         return None
 
     # -- the play ------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ addresses have accounts than the request flow already says."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from fastapi import FastAPI
@@ -11,7 +12,7 @@ from fastapi import FastAPI
 from twentynine.server.admin import service as admin
 from twentynine.server.friends import invitations, service
 
-from ..conftest import Client, client_for, sign_in
+from ..conftest import Client, client_for, sign_in, unnumbered
 
 
 async def _id(c: Client) -> int:
@@ -39,7 +40,11 @@ async def test_an_invitation_becomes_a_request_at_sign_up(app: FastAPI) -> None:
     r = await asha.post("/api/friends/invitations", json={"email": "nia@example.com"})
     assert r.status_code == 409 and "already" in r.json()["detail"]
 
+    ashas_page = app.state.live.subscribe(asha_id)
     nia = await sign_in(app, "nia@example.com", "Nia")
+    told = unnumbered(await asyncio.wait_for(ashas_page.get(), 1))  # Asha's Friends page follows
+    nia_id = (await nia.get("/api/me")).json()["id"]
+    assert told == {"type": "friend_requested", "user_id": nia_id, "name": "Nia"}
     theirs = (await nia.get("/api/friends")).json()
     assert [f["id"] for f in theirs["incoming"]] == [asha_id]
     assert [f["first_name"] for f in (await asha.get("/api/friends")).json()["outgoing"]] == ["Nia"]

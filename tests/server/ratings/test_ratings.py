@@ -53,7 +53,7 @@ def shown(mu: float, sigma: float) -> int:
 
 
 async def rated_table(
-    players: list[Client], rules: dict[str, Any], takeover_seconds: int = 60
+    players: list[Client], rules: dict[str, Any], takeover_seconds: int = 60, turn_seconds: int = 0
 ) -> tuple[str, list[int]]:
     """A rated table opened by the first player and joined by the others; user id by seat."""
     r = await players[0].post(
@@ -63,6 +63,7 @@ async def rated_table(
             "rated": True,
             "rules": rules,
             "takeover_seconds": takeover_seconds,
+            "turn_seconds": turn_seconds,
         },
     )
     assert r.status_code == 201, r.text
@@ -229,6 +230,32 @@ async def test_a_seat_a_bot_kept_to_the_end_loses(live: LiveServer) -> None:
         await s.close()
 
 
+async def test_a_seat_the_turn_clock_kept_to_the_end_loses(live: LiveServer) -> None:
+    """With a real clock: one player stays connected and never acts; after two timeouts in a
+    row the clock's stand-in keeps the seat to the end, and that player loses."""
+    players = await people(live)
+    table_id, seat_users = await rated_table(players, ONE_ROUND, turn_seconds=5)
+    socks = [await TableSocket(live, p, table_id).connect() for p in players]
+    idle = 3
+    rest = [s for i, s in enumerate(socks) if i != idle]
+    await play_until(rest, lambda: game_over(rest), timeout=120)
+    assert any(
+        e["type"] == "bot_keeps_seat" and e["seat"] == idle
+        for m in rest[0].messages
+        if m["type"] == "state"
+        for e in m["events"]
+    )
+    winner = rest[0].state["table"]["game"]["winner"]  # type: ignore[index]
+    new = PlackettLuce()
+    want = expected([(new.mu, new.sigma)] * 4, winner, {idle})
+    for seat, uid in enumerate(seat_users):
+        got = await rating(players[0], uid)
+        assert abs(got["mu"] - want[seat][0]) < 1e-9 and abs(got["sigma"] - want[seat][1]) < 1e-9
+    assert (await rating(players[0], seat_users[idle]))["history"][0]["reason"] == "bot_kept"
+    for s in socks:
+        await s.close()
+
+
 def test_standing_counts_sets_then_score_or_rounds_won() -> None:
     from twentynine.engine.cards import parse_card
     from twentynine.engine.game import new_game
@@ -307,3 +334,47 @@ async def test_bad_rating_requests_and_rated_tables_refuse_bots(app: FastAPI) ->
     r = await alice.post(f"/api/tables/{table_id}/close")
     assert r.status_code == 409 and "cannot be closed" in r.json()["detail"]
     assert (await alice.get(f"/api/tables/{table_id}")).json()["status"] == "playing"
+
+
+async def test_the_clocks_kept_seat_loses_and_a_single_timeout_does_not(app: FastAPI) -> None:
+    """The hook a rated table calls at its game's end, on the table's own seats: the turn
+    clock's stand-in keeping a seat (two timeouts in a row) loses it; a seat whose clock ran
+    out once (the bot made that one move) keeps the game's result."""
+    from types import SimpleNamespace
+
+    from twentynine.server.ratings import hooks
+    from twentynine.server.tables.seats import Seat
+
+    players = [await sign_in(app, f"k{i}@example.com", f"K{i}") for i in range(4)]
+    ids = [(await p.get("/api/me")).json()["id"] for p in players]
+    seats = [Seat(user_id=uid, name=f"K{i}", joined=True) for i, uid in enumerate(ids)]
+    seats[1].standin, seats[1].standin_cause, seats[1].timeouts = "intermediate", "clock", 2
+    seats[2].timeouts = 1  # one timeout: no stand-in keeps it
+    told: list[list[dict[str, Any]]] = []
+
+    async def commit(events: list[dict[str, Any]]) -> None:
+        told.append(events)
+
+    runtime = SimpleNamespace(
+        info=SimpleNamespace(id="clocked", rated=True),
+        seats=seats,
+        game=SimpleNamespace(over=True, winner=1),
+        game_no=1,
+        status="playing",
+        store=SimpleNamespace(maker=app.state.sessionmaker),
+        _commit=commit,
+    )
+    assert hooks.kept_by_bot(runtime) == {1}  # type: ignore[arg-type]
+    await hooks.game_over(runtime)  # type: ignore[arg-type]
+    assert told == [[{"type": "rated", "game_no": 1, "reason": "finished"}]]
+    new = PlackettLuce()
+    want = expected([(new.mu, new.sigma)] * 4, 1, {1})
+    for seat, uid in enumerate(ids):
+        got = await rating(players[0], uid)
+        assert abs(got["mu"] - want[seat][0]) < 1e-9 and abs(got["sigma"] - want[seat][1]) < 1e-9
+        change = got["history"][0]
+        assert (change["result"], change["reason"]) == (
+            ("loss", "bot_kept") if seat == 1 else ("win" if seat & 1 else "loss", "finished")
+        )
+    await hooks.game_over(runtime)  # type: ignore[arg-type]  # rated once
+    assert len(told) == 1 and (await rating(players[0], ids[0]))["games"] == 1

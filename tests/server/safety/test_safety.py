@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from twentynine.server.tables.models import ChatMessage
 
-from ..conftest import Client, LiveServer, client_for, sign_in
+from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
 from ..tables.test_hosted import befriend
 from ..tables.wsclient import TableSocket
 
@@ -162,6 +162,13 @@ async def test_bad_mute_and_block_requests_change_nothing(app: FastAPI) -> None:
     assert (await ann.get("/api/safety")).json()["blocked"] == []
 
 
+def drain(queue: asyncio.Queue[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
+
+
 async def lines(app: FastAPI, table_id: str, said: list[tuple[int | None, str, str]]) -> list[int]:
     ids = []
     async with app.state.sessionmaker() as db:
@@ -188,9 +195,12 @@ async def test_a_reported_line_reaches_the_admins_with_its_context(app: FastAPI)
     ]
     line_ids = await lines(app, table_id, said)
     target = line_ids[7]  # Ann's "line 7"
+    admin_page = app.state.live.subscribe((await admin.get("/api/me")).json()["id"])
 
     r = await bo.post("/api/safety/reports", json={"message_id": target, "reason": "rude"})
     assert r.status_code == 201, r.text
+    told = [unnumbered(m) for m in drain(admin_page)]
+    assert {"type": "chat_reported", "report_id": r.json()["id"], "table_id": table_id} in told
     assert r.json()["message_id"] == target and r.json()["status"] == "open"
     (report,) = (await admin.get("/api/admin/reports")).json()
     assert report["text"] == "line 7" and report["author_id"] == ann_id
@@ -291,3 +301,28 @@ async def test_your_data_holds_mutes_blocks_reports_and_rating_and_deletion_drop
     assert (await bo.get("/api/matchmaking")).json()["waiting"] == 0
     # the others' rated game stands: their history still holds it
     assert (await bo.get(f"/api/ratings/{bo_id}")).json()["games"] == 1
+
+
+async def test_a_muted_line_from_another_process_is_not_seen(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    a, b = live_pair
+    c = [await a.sign_in(f"{n.lower()}@example.com", n) for n in NAMES]
+    ids = [await my_id(p) for p in c]
+    table_id = await four_at_a_table(c)
+    on_b = []
+    for p in (c[0], c[2], c[3]):  # Ann, Cy and Dee talk to process B; Bo to A
+        other = b.client()
+        other.cookies.update(p.cookies)
+        on_b.append(other)
+    ann, cy, dee = [await TableSocket(b, p, table_id).connect() for p in on_b]
+    bo = await TableSocket(a, c[1], table_id).connect()
+    assert (await on_b[0].put(f"/api/safety/mutes/{ids[1]}")).status_code == 200
+
+    await say(bo, "Bo on A")
+    assert await heard(cy, "Bo on A") == ["Bo on A"]  # it came over to B
+    await say(dee, "Dee on B")
+    assert await heard(ann, "Dee on B") == ["Dee on B"]
+    assert await heard(cy, "Dee on B") == ["Bo on A", "Dee on B"]
+    for s in (ann, cy, dee, bo):
+        await s.close()

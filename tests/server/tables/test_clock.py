@@ -32,28 +32,37 @@ from twentynine.server.tables.store import StaleVersion
 ME = 1  # the one person, in seat 0; bots in the other three
 
 
+class FakeTimer:
+    def __init__(self, until: float, callback: Any) -> None:
+        self.until, self.callback, self.cancelled = until, callback, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
 class FakeClock:
-    """Wall-clock time that moves only when the test says; sleeps end when it has moved on."""
+    """Wall-clock time that moves only when the test says; timers go off when it has moved
+    past them."""
 
     def __init__(self) -> None:
         self.now = 1_800_000_000.0
-        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
+        self.timers: list[FakeTimer] = []
 
     def time(self) -> float:
         return self.now
 
-    async def sleep(self, seconds: float) -> None:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.sleepers.append((self.now + seconds, future))
-        await future
+    def call_later(self, seconds: float, callback: Any) -> FakeTimer:
+        timer = FakeTimer(self.now + seconds, callback)
+        self.timers.append(timer)
+        return timer
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
-        for until, future in list(self.sleepers):
-            if until <= self.now + 1e-6:  # (deadline - now) + now can be a hair past it
-                self.sleepers.remove((until, future))
-                if not future.done():
-                    future.set_result(None)
+        for timer in list(self.timers):
+            if timer.until <= self.now + 1e-6:  # (deadline - now) + now can be a hair past it
+                self.timers.remove(timer)
+                if not timer.cancelled:
+                    timer.callback()
 
 
 class MemoryStore:
@@ -111,7 +120,7 @@ def _runtime(store: MemoryStore, clock: FakeClock, **state: Any) -> TableRuntime
         **state,
     )
     runtime.wall = clock.time
-    runtime.clock_sleep = clock.sleep
+    runtime.clock_later = clock.call_later
     return runtime
 
 
@@ -160,7 +169,9 @@ async def _my_clock(runtime: TableRuntime) -> float:
     """Wait until the game waits on the person in seat 0 alone and their clock runs; its
     deadline."""
     # only seat 0 may move: no bot (a partner in the doubling, say) can move meanwhile
-    await _until(lambda: _to_act(runtime) == (0,) and 0 in runtime.clock_tasks)
+    await _until(
+        lambda: _to_act(runtime) == (0,) and 0 in runtime.deadlines and runtime.clock_timer
+    )
     return runtime.deadlines[0]
 
 
@@ -245,7 +256,7 @@ async def test_two_timeouts_in_a_row_and_the_bot_keeps_the_seat_until_i_am_back(
         assert 0 not in runtime.deadlines
         mine = sum(1 for a in runtime.actions if a["seat"] == 0)
         await _until(lambda: sum(1 for a in runtime.actions if a["seat"] == 0) > mine + 1)
-        assert not runtime.clock_tasks and not runtime.deadlines
+        assert runtime.clock_timer is None and not runtime.deadlines
 
         # a reconnect is not coming back: the bot keeps the seat
         await runtime.disconnect(conn)
@@ -383,7 +394,7 @@ async def test_a_process_without_the_lease_runs_no_clock() -> None:
         await _my_clock(runtime)
         runtime.leader = False
         runtime._arm_clock()
-        assert not runtime.clock_tasks and 0 in runtime.deadlines
+        assert runtime.clock_timer is None and 0 in runtime.deadlines
         clock.advance(60)
         await asyncio.sleep(0.05)
         assert runtime.seats[0].timeouts == 0
@@ -401,7 +412,51 @@ async def test_no_clock_at_a_table_without_one() -> None:
     try:
         await runtime.submit(runtime.start_game)
         await _until(lambda: runtime.waiting_on() == (0,))
-        assert _latest(conn)["table"]["clock"] == [] and not runtime.clock_tasks
+        assert _latest(conn)["table"]["clock"] == [] and runtime.clock_timer is None
         assert store.row.state["clock"] == {}
+    finally:
+        await runtime.stop()
+
+
+async def test_a_snapshot_from_before_the_clock_is_read() -> None:
+    """A table stored before the clock existed: no deadlines yet, a stand-in there is the
+    takeover's (away), and the clock starts with the next change."""
+    clock = FakeClock()
+    store, runtime, _ = await _started(clock)
+    await _my_clock(runtime)
+    await runtime.stop()
+    old = {k: v for k, v in store.row.state.items() if k not in ("clock", "timeouts")}
+    old.pop("standin_causes")
+    old["standins"] = {"2": STANDIN_LEVEL}
+    again = _runtime(store, clock, version=store.row.version, status="playing", state=old)
+    assert again.deadlines == {} and again.seats[2].standin_cause == "away"
+    assert again.seats[0].timeouts == 0
+    again.start()
+    try:
+        await again.submit(lambda: again._commit([{"type": "test"}]))
+        assert again.deadlines == {0: clock.now + 5}
+    finally:
+        await again.stop()
+
+
+async def test_the_clock_keeps_the_seat_of_someone_who_left_and_coming_back_is_not_enough() -> None:
+    clock = FakeClock()
+    _, runtime, conn = await _started(clock)
+    try:
+        await runtime.disconnect(conn)  # gone: the takeover (60 s, real time) is under way
+        assert runtime.seats[0].takeover_at is not None
+        for _ in range(KEEP_AFTER):
+            await _my_clock(runtime)
+            await _time_out(runtime, clock)
+        seat = runtime.seats[0]
+        assert seat.bot_kept and seat.standin_cause == "clock"
+        assert seat.takeover_at is None and "takeover-0" not in runtime.timers
+        version = runtime.version
+        conn = await _connect(runtime, ME, 0)  # back on the page, but not "back"
+        assert runtime.seats[0].bot_kept
+        assert {"type": "seat_back", "seat": 0} not in _events(conn)
+        assert runtime.version >= version
+        await runtime.back(ME, 0)
+        assert not runtime.seats[0].bot_kept
     finally:
         await runtime.stop()

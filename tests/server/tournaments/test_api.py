@@ -53,6 +53,8 @@ async def test_creating_needs_a_standard_account_and_a_sound_body(event_app: Fas
     assert doc["status"] == "registration" and doc["you"]["organiser"]
     listed = (await basic.get("/api/tournaments")).json()
     assert [t["id"] for t in listed] == [doc["id"]] and listed[0]["registration_open"]
+    assert listed[0]["you"] == {"organiser": False, "entered": False}
+    assert (await organiser.get("/api/tournaments")).json()[0]["you"]["organiser"] is True
 
 
 async def test_registration_refusals(event_app: FastAPI) -> None:
@@ -273,3 +275,49 @@ async def test_a_no_show_forfeits_when_the_organiser_says_so(event_app: FastAPI)
     (m,) = doc["rounds"][0]["matches"]
     assert m["result"]["forfeit"] and m["winner"] != pair
     assert doc["ranking"][0]["entry"] == m["winner"]
+
+
+async def test_pages_are_told_of_each_deal_and_each_step(event_app: FastAPI) -> None:
+    """Everyone signed in hears of a deal stored at a match table (the scores changed) and of
+    each stored step (a result, the end), so open pages update by themselves."""
+    org, watcher = await people(event_app, "Org", "Wat")
+    queue = event_app.state.live.subscribe(await me(watcher))
+    tid = (await create(org))["id"]
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 2, "level": "random"})
+    await org.post(f"/api/tournaments/{tid}/start")
+    await wait_for(org, tid, finished, seconds=30)
+    await asyncio.sleep(0.3)  # the last message follows its step's commit
+    seen = drain(queue)
+    doc = (await org.get(f"/api/tournaments/{tid}")).json()
+    (match,) = doc["rounds"][0]["matches"]
+    scores = [m for m in seen if m["type"] == "tournament_score"]
+    assert scores and all(m == {"type": "tournament_score", "tournament_id": tid,
+                                "match_id": match["id"]} for m in scores)  # fmt: skip
+    assert len(scores) >= match["result"]["deals"]
+    changed = [m for m in seen if m["type"] == "tournament_changed"]
+    assert changed[-1]["version"] == doc["version"]
+
+
+async def test_the_organiser_replaces_a_player(event_app: FastAPI) -> None:
+    org, ana, bo, cy, dee = await people(event_app, "Org", "Ana", "Bo", "Cy", "Dee")
+    tid = (await create(org))["id"]
+    entry = await register_pair(ana, bo, tid, "bo@example.com")
+    await register_pair(dee, org, tid, "org@example.com")
+    bo_id, ana_id = await me(bo), await me(ana)
+    url = f"/api/tournaments/{tid}/entries/{entry}/replace"
+    swap = {"user_id": bo_id, "email": "cy@example.com"}
+    assert (await ana.post(url, json=swap)).status_code == 403
+    assert (
+        await org.post(url, json={"user_id": 999, "email": "cy@example.com"})
+    ).status_code == 422
+    assert (await org.post(url, json={**swap, "email": "nobody@example.com"})).status_code == 404
+    assert (await org.post(url, json={**swap, "email": "dee@example.com"})).status_code == 409
+    assert (await org.post(url, json={**swap, "x": 1})).status_code == 422
+    r = await org.post(url, json=swap)
+    assert r.status_code == 200, r.text
+    (e,) = [e for e in r.json()["entries"] if e["id"] == entry]
+    assert [p["name"] for p in e["players"]] == ["Ana", "Cy"] and e["name"] == "Ana & Cy"
+    assert [p["user_id"] for p in e["players"]] == [ana_id, await me(cy)]
+    # Bo is free to enter again; Cy cannot register twice
+    assert (await cy.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 409
+    assert (await bo.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 201

@@ -50,7 +50,11 @@ async def tables_of(app: FastAPI, ids: list[str]) -> dict[str, GameTable]:
 
 async def deals_of(app: FastAPI, table_id: str) -> list[DealHistory]:
     async with app.state.sessionmaker() as db:
-        return list(await db.scalars(select(DealHistory).where(DealHistory.table_id == table_id)))
+        return list(
+            await db.scalars(
+                select(DealHistory).where(DealHistory.table_id == table_id).order_by(DealHistory.id)
+            )
+        )
 
 
 def all_matches(doc: dict[str, Any]) -> list[dict[str, Any]]:
@@ -132,6 +136,7 @@ async def test_a_6_team_round_robin_survives_a_restart(event_url: str, tmp_path:
     async with running(settings) as app:
         organiser, tid, pair = await field_with_no_shows(app, 6, format="round_robin")
         doc = await wait_for(organiser, tid, lambda d: d["current_round"] >= 3)
+        assert doc["status"] == "running"  # two rounds at least are still to be played
         await organiser.aclose()
     # the server stops in the middle of the event (tables in play) and starts again
     async with running(settings) as app:
@@ -170,3 +175,20 @@ async def test_knockout_matches_of_two_deals_are_never_left_level(event_app: Fas
             assert decided == (i == len(deals) - 1), (m["id"], i, won)  # stops at the first lead
         assert m["result"]["score"] == won and won[0] != won[1]
         assert m["winner"] == (m["a"] if won[0] > won[1] else m["b"])
+
+
+async def test_a_knockout_with_a_third_place_match(event_app: FastAPI) -> None:
+    organiser = (await people(event_app, "Org"))[0]
+    tid = (await create(organiser, max_teams=4, third_place=True))["id"]
+    await organiser.post(f"/api/tournaments/{tid}/bots", json={"teams": 4, "level": "random"})
+    await organiser.post(f"/api/tournaments/{tid}/start")
+    doc = await wait_for(organiser, tid, finished)
+    semis, last = doc["rounds"]
+    assert [m["kind"] for m in last["matches"]] == ["match", "third_place"]
+    final, third = last["matches"]
+    losers = {m["a"] if m["winner"] == m["b"] else m["b"] for m in semis["matches"]}
+    assert {third["a"], third["b"]} == losers
+    assert {final["a"], final["b"]} == {m["winner"] for m in semis["matches"]}
+    places = {r["entry"]: r["place"] for r in doc["ranking"]}
+    assert places[final["winner"]] == 1 and places[third["winner"]] == 3
+    assert sorted(places.values()) == [1, 2, 3, 4]

@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..deps import SessionDep, SettingsDep
+from ..friends.invitations import tell_redeemed
 from ..settings import OIDCProvider, Settings
 from . import service
 from .models import OIDCIdentity, User
@@ -141,6 +142,7 @@ async def oidc_callback(
         return _failure(request, e.status, e.reason)
     response = RedirectResponse("/#/dashboard", status_code=303)
     set_session_cookies(response, settings, await service.open_session(db, settings, user))
+    await tell_redeemed(request.app.state.live, db, user)
     log.info("user %s signed in with %s", user.id, provider.name)
     return response
 

@@ -7,6 +7,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ..admin.tables import close_table
 from ..deps import CurrentUser, SessionDep, SettingsDep
+from ..friends.invitations import tell_redeemed
 from ..security import CSRF_COOKIE, SESSION_COOKIE, client_address, is_loopback, new_token
 from ..settings import Settings
 from . import data, service
@@ -78,19 +79,20 @@ async def request_sign_in(
 
 @router.post("/api/auth/code")
 async def sign_in_with_code(
-    body: CodeRequest, response: Response, db: SessionDep, settings: SettingsDep
+    body: CodeRequest, request: Request, response: Response, db: SessionDep, settings: SettingsDep
 ) -> UserOut:
     try:
         user = await service.redeem_code(db, settings, body.email, body.code)
     except service.SignInError as e:
         raise _fail(e) from None
     set_session_cookies(response, settings, await service.open_session(db, settings, user))
+    await tell_redeemed(request.app.state.live, db, user)
     return user_out(user)
 
 
 @router.get("/auth/link/{token}", response_model=None)
 async def sign_in_with_link(
-    token: str, db: SessionDep, settings: SettingsDep
+    token: str, request: Request, db: SessionDep, settings: SettingsDep
 ) -> RedirectResponse | HTMLResponse:
     try:
         user = await service.redeem_link(db, settings, token)
@@ -98,6 +100,7 @@ async def sign_in_with_link(
         return HTMLResponse(f"<p>{e.detail}</p><p><a href='/'>Back</a></p>", status_code=e.status)
     response = RedirectResponse("/#/dashboard", status_code=303)
     set_session_cookies(response, settings, await service.open_session(db, settings, user))
+    await tell_redeemed(request.app.state.live, db, user)
     return response
 
 

@@ -1,5 +1,5 @@
-"""Ending a person's presence at once (their account disabled or deleted): what is open of
-theirs in this process closes, and their live channel is told on every process."""
+"""Ending a person's presence at once (their account disabled or deleted): their table sockets
+in this process close, and their live pages on every process are told, then closed."""
 
 from __future__ import annotations
 
@@ -21,24 +21,13 @@ def close_table_sockets(app: Any, user_id: int) -> int:
     return closed
 
 
-def close_live_pages(app: Any, user_id: int) -> int:
-    """Close this process's ``/ws/me`` sockets of ``user_id`` once what they were sent is out
-    (code 4401: signed out)."""
-    from ..live.socket import Page
-
-    closed = 0
-    for page in list(app.state.live.subscribers.get(user_id, ())):
-        if isinstance(page, Page) and not page.closed:
-            page.end(4401)  # after what is queued: signed out (the page does not reconnect)
-            closed += 1
-    return closed
-
-
 async def end_presence(app: Any, user_id: int, reason: str) -> None:
-    """After the sessions were revoked: tell the open pages (on every process), then close this
-    process's sockets. A table socket on another process ends when it next reconnects."""
+    """After the sessions were revoked: close this process's table sockets, tell the open pages
+    on every process, then close them (the live hub's ``close_pages``: code 4401). A table
+    socket on another process ends when it next reconnects."""
     close_table_sockets(app, user_id)
-    message = {"type": "signed_out", "user_id": user_id, "reason": reason}
-    await app.state.live.send([user_id], message)
-    close_live_pages(app, user_id)
-    await app.state.live.close_pages(user_id)  # and on the other processes
+    live = app.state.live
+    await live.send([user_id], {"type": "signed_out", "user_id": user_id, "reason": reason})
+    close_pages = getattr(live, "close_pages", None)  # the live package's (landing on main)
+    if close_pages is not None:
+        await close_pages(user_id)

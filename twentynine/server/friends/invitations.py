@@ -9,12 +9,14 @@ so it tells nothing the request flow does not."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
 from ..accounts.service import normalise_email, rate_limited
+from . import notices
 from .models import FriendInvitation, Friendship
 from .service import (
     GUESTS,
@@ -27,6 +29,8 @@ from .service import (
     own_limit_message,
 )
 
+#: the session's note of the inviters whose invitations a sign-up just redeemed
+REDEEMED = "invitations_redeemed"
 #: invitation mails one account may send a day
 INVITES_PER_DAY = 10
 #: invitation mails one address may get a week, from everyone together
@@ -105,7 +109,18 @@ async def redeem(db: AsyncSession, user: User) -> list[int]:
             db.add(Friendship(requester_id=inviter.id, addressee_id=user.id, status=PENDING))
             inviters.append(inviter.id)
     await db.execute(delete(FriendInvitation).where(FriendInvitation.email == user.email))
+    # for tell_redeemed, once the sign-in is done
+    db.info.setdefault(REDEEMED, []).extend(inviters)
     return inviters
+
+
+async def tell_redeemed(live: Any, db: AsyncSession, user: User) -> None:
+    """After a sign-up that turned invitations into requests: each request reaches both open
+    pages as any friend request does."""
+    for inviter_id in db.info.pop(REDEEMED, []):
+        inviter = await db.get(User, inviter_id)
+        if inviter is not None:
+            await notices.tell(live, "requested", inviter, user)
 
 
 def invitation_mail(inviter: User, email: str, public_url: str) -> tuple[str, str]:

@@ -24,8 +24,9 @@ def _players(runtime: TableRuntime) -> list[int] | None:
 
 
 def kept_by_bot(runtime: TableRuntime) -> set[int]:
-    """Seats a bot played for their person until now (a stand-in that took over)."""
-    return {i for i, s in enumerate(runtime.seats) if s.standin}
+    """Seats a bot keeps for their person now: a stand-in that took over when they went away,
+    or the turn clock's after two timeouts in a row (a single timeout's one move is not)."""
+    return {i for i, s in enumerate(runtime.seats) if s.bot_kept}
 
 
 def in_play(runtime: TableRuntime) -> bool:

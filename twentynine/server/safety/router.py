@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 
 from ..deps import AdminUser, CurrentUser, SessionDep
 from . import service
@@ -60,12 +60,17 @@ async def unblock(user_id: Id, user: CurrentUser, db: SessionDep) -> dict[str, A
 
 
 @router.post("/api/safety/reports", status_code=201)
-async def report(body: ReportIn, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
+async def report(
+    body: ReportIn, request: Request, user: CurrentUser, db: SessionDep
+) -> dict[str, Any]:
     code = body.code if body.code is None or body.code.isascii() else ""
     try:
         row = await service.report(db, user, body.message_id, body.reason, code)
     except service.SafetyError as e:
         raise _http(e) from None
+    # the admins' open pages list it at once
+    notice = {"type": "chat_reported", "report_id": row.id, "table_id": row.table_id}
+    await request.app.state.live.send(await service.admin_ids(db), notice)
     return {"id": row.id, "message_id": row.message_id, "status": row.status}
 
 

@@ -268,6 +268,13 @@ async def reports(db: AsyncSession, status: str, limit: int = 200) -> list[dict[
     return [report_json(r, name) for r, name in rows.tuples()]
 
 
+async def admin_ids(db: AsyncSession) -> list[int]:
+    rows = await db.scalars(
+        select(User.id).where(User.is_admin.is_(True), User.disabled.is_(False))
+    )
+    return list(rows)
+
+
 async def close_report(db: AsyncSession, admin: User, report_id: int) -> ChatReport:
     row = await db.get(ChatReport, report_id)
     if row is None:

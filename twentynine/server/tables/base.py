@@ -53,3 +53,5 @@ class TableParts:
     #: events of other processes' versions not sent here yet, as they arrive (by version)
     arrived: dict[int, list[dict[str, Any]]]
     arrival: asyncio.Event
+    #: the deal's events so far, told to a connecting page, and the version they are of
+    told: tuple[int, list[dict[str, Any]]] | None

@@ -15,6 +15,7 @@ from ...engine.game import GameOver, ScoreChanged
 from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
 from .base import TableParts
 from .connection import OUTBOX_LIMIT, Connection
+from .history import deal_events
 
 log = logging.getLogger("twentynine.tables")
 
@@ -169,7 +170,12 @@ class Broadcast(TableParts):
             )
             if have_all:
                 return self.message_for(conn, [e for evs in missed for e in evs])
-        return self.message_for(conn, [], snapshot=True)
+        message = self.message_for(conn, [], snapshot=True)
+        # replayed once a version (0.16 ms of CPU after 30 actions: benchmarks/table_history.py)
+        if self.told is None or self.told[0] != self.version:
+            self.told = (self.version, deal_events(self.info.rules_spec, self.game, self.actions))
+        message["history"] = self.told[1]
+        return message
 
     async def _close(self, conn: Connection) -> None:
         conn.closed = True

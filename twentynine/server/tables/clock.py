@@ -15,11 +15,10 @@ bot plays (a bot's own, or a stand-in's) has no clock: bots never wait on it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ...engine.game import GameState
 from ...engine.round import to_act
@@ -52,22 +51,40 @@ def check_turn_seconds(seconds: int) -> int:
     return seconds
 
 
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+def call_later(seconds: float, callback: Callable[[], None]) -> Cancellable:
+    """The event loop's own timer: no task while it waits."""
+    return asyncio.get_running_loop().call_later(seconds, callback)
+
+
+#: a timer may go off this much before a deadline (the loop's clock and the wall clock differ
+#: by rounding) and still count as at it
+EARLY = 0.001
+
+
 class TurnClock(TableParts):
     #: seat -> the wall-clock time its clock runs out
     deadlines: dict[int, float]
-    #: seat -> the timer task of its clock (this process runs it while it holds the lease)
-    clock_tasks: dict[int, tuple[float, asyncio.Task[None]]]
+    #: one timer for the table, which goes off at ``clock_rings_at`` (no later than the first
+    #: deadline; this process runs it while it holds the table's lease). Moves do not wind it
+    #: again: a deadline that moved later is looked at when the timer goes off.
+    clock_timer: Cancellable | None
+    clock_rings_at: float
     #: where the clock reads the time and waits: a test gives a fake clock
     wall: Callable[[], float]
-    clock_sleep: Callable[[float], Awaitable[None]]
+    clock_later: Callable[[float, Callable[[], None]], Cancellable]
     _clock_game: GameState | None
     _clock_moves: int
 
     def _init_clock(self) -> None:
         self.deadlines = {}
-        self.clock_tasks = {}
+        self.clock_timer = None
+        self.clock_rings_at = 0.0
         self.wall = time.time
-        self.clock_sleep = asyncio.sleep
+        self.clock_later = call_later
         self._clock_game = None
         self._clock_moves = 0
 
@@ -126,29 +143,38 @@ class TurnClock(TableParts):
             "timeouts": {str(i): s.timeouts for i, s in enumerate(self.seats) if s.timeouts},
         }
 
-    # -- the timers ---------------------------------------------------------------------------
+    # -- the timer -----------------------------------------------------------------------------
     def _arm_clock(self) -> None:
-        """Run a timer for each deadline (the lease holder only), none for any other."""
-        wanted = self.deadlines if self.leader else {}
-        for seat_no in [s for s in self.clock_tasks if wanted.get(s) != self.clock_tasks[s][0]]:
-            self.clock_tasks.pop(seat_no)[1].cancel()
-        for seat_no, at in wanted.items():
-            if seat_no not in self.clock_tasks:
-                task = asyncio.create_task(self._clock_runs(seat_no, at))
-                self.clock_tasks[seat_no] = (at, task)
+        """Have the timer go off by the first deadline (the lease holder only; none without a
+        deadline). At most moves it is already set early enough, and nothing is done."""
+        if not self.leader or not self.deadlines:
+            self._stop_clock()
+            return
+        first = min(self.deadlines.values())
+        if self.clock_timer is not None and self.clock_rings_at <= first:
+            return
+        self._stop_clock()
+        self.clock_rings_at = first
+        self.clock_timer = self.clock_later(max(0.0, first - self.wall()), self._clock_rings)
 
-    async def _clock_runs(self, seat_no: int, at: float) -> None:
-        await self.clock_sleep(max(0.0, at - self.wall()))
-        entry = self.clock_tasks.get(seat_no)
-        if entry is not None and entry[0] == at:
-            del self.clock_tasks[seat_no]
-        with contextlib.suppress(Exception):
-            await self.submit(self._timeout(seat_no, at))
+    def _clock_rings(self) -> None:
+        self.clock_timer = None
+        self.post(self._run_out)  # in the table's order; a failure is logged by the queue
+
+    async def _run_out(self) -> None:
+        """The timer went off: the first clock that ran out, if any, times out; then the timer
+        is set again for what is left."""
+        now = self.wall()
+        due = sorted((at, s) for s, at in self.deadlines.items() if at <= now + EARLY)
+        if due:
+            at, seat_no = due[0]
+            await self._timeout(seat_no, at)()
+        self._arm_clock()
 
     def _stop_clock(self) -> None:
-        for _, task in self.clock_tasks.values():
-            task.cancel()
-        self.clock_tasks.clear()
+        if self.clock_timer is not None:
+            self.clock_timer.cancel()
+            self.clock_timer = None
 
     # -- running out, and coming back ---------------------------------------------------------
     def _timeout(self, seat_no: int, at: float) -> Callable[[], Awaitable[None]]:
@@ -165,6 +191,9 @@ class TurnClock(TableParts):
             ]
             if seat.timeouts >= KEEP_AFTER:
                 seat.standin, seat.standin_cause = STANDIN_LEVEL, "clock"
+                # a takeover the person's leaving had set going is moot now: the bot is there
+                seat.takeover_at = seat.away_since = None
+                self._cancel_timer(f"takeover-{seat_no}")
                 events.append({"type": "bot_keeps_seat", "seat": seat_no})
             await self._apply(action, events)
 

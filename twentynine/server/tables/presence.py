@@ -29,6 +29,10 @@ class Presence(TableParts):
                         seat.standin = seat.standin_cause = ""
                         self.bots.pop(conn.seat, None)
                     await self._commit([{"type": "seat_back", "seat": conn.seat}])
+                elif seat.connections == 1:
+                    # nothing to store, but the others' pages drew the seat as away: say it is here
+                    # (the last to join connects after the deal that the join started)
+                    self._broadcast([{"type": "seat_here", "seat": conn.seat}])
             return self.catch_up(conn, last_version)
 
         result: dict[str, Any] = await self.submit(command)
@@ -42,6 +46,8 @@ class Presence(TableParts):
             if conn.seat is None:
                 return
             seat = self.seats[conn.seat]
+            if seat.user_id != conn.user_id or seat.bot:
+                return  # they left the seat (a bot or someone else has it): nobody is away
             seat.connections = max(0, seat.connections - 1)
             await self.fanout.presence(self.info.id, conn.seat, seat.connections)
             if (

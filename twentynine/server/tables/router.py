@@ -29,9 +29,13 @@ def manager(request: Request) -> TableManager:
 
 def _http(e: service.AccessError | TableError) -> HTTPException:
     if isinstance(e, TableError):
-        status = {"not_host": 403, "not_invited": 403, "not_alone": 403, "full": 409}.get(
-            e.reason, 409
-        )
+        status = {
+            "not_host": 403,
+            "not_invited": 403,
+            "not_alone": 403,
+            "not_player": 403,
+            "full": 409,
+        }.get(e.reason, 409)
         return HTTPException(status_code=status, detail=e.message)
     return HTTPException(status_code=e.status, detail=e.detail)
 
@@ -288,6 +292,19 @@ async def resume(
     except TableError as e:
         raise _http(e) from None
     return {"status": runtime.status}
+
+
+@router.post("/{table_id}/play-again")
+async def play_again(
+    table_id: str, request: Request, user: CurrentUser, db: SessionDep
+) -> dict[str, Any]:
+    """A new game with the same seats and rules, once the game is over (host or players)."""
+    _, runtime = await _table(request, db, table_id, user)
+    try:
+        await runtime.play_again(user.id)
+    except TableError as e:
+        raise _http(e) from None
+    return {"game_no": runtime.game_no, "version": runtime.version}
 
 
 @router.post("/{table_id}/close")

@@ -15,7 +15,8 @@ the same queue with the same views as people.
 - ``bot_moves``: bots moving through the queue with their seat's view;
 - ``timers``: tasks that wait, then queue a command;
 - ``broadcast``: each connection's own message (``connection``: a socket's outbox);
-- ``remote``: other processes' versions, the lease holder's duties.
+- ``remote``: other processes' versions, the lease holder's duties;
+- ``again``: a new game once one is over (``history``: the deal so far, told again).
 
 This module holds the table's identity (``TableInfo``), its stored snapshot and the commit
 every change ends with, and the few commands of the table as a whole.
@@ -43,6 +44,7 @@ from ...engine.shuffle import secure_rng
 from ..ratings import hooks as ratings_hooks
 from ..safety.hooks import chat_audience
 from ..settings import Settings
+from .again import PlayAgain
 from .bot_moves import BotMoves
 from .broadcast import Broadcast, chat_json, game_event_json
 from .clock import TurnClock
@@ -89,7 +91,16 @@ class TableInfo:
 
 
 class TableRuntime(
-    CommandQueue, DealFlow, SeatCommands, Presence, TurnClock, BotMoves, Timers, Broadcast, Remote
+    CommandQueue,
+    DealFlow,
+    SeatCommands,
+    Presence,
+    TurnClock,
+    BotMoves,
+    Timers,
+    Broadcast,
+    Remote,
+    PlayAgain,
 ):
     def __init__(
         self,
@@ -135,6 +146,7 @@ class TableRuntime(
         self.arrived: dict[int, list[dict[str, Any]]] = {}
         self.arrival = asyncio.Event()
         self.notices: TableNotices | None = None
+        self.told: tuple[int, list[dict[str, Any]]] | None = None
         self._init_clock()
         if state:
             self._restore(state)

@@ -109,15 +109,20 @@ class SeatCommands(TableParts):
             if self.info.kind in ("hosted", "tournament"):
                 raise TableError("hosted", "a hosted game keeps its players; the host can close it")
             await ratings_hooks.player_left(self, seat_no)
+            left = {"type": "seat_left", "seat": seat_no, "name": self.seats[seat_no].name}
             if self.status == "waiting":
                 self.seats[seat_no] = Seat()
             else:  # a bot takes the seat for good (someone may take it over later)
                 self.seats[seat_no] = Seat(name="Bot", bot=STANDIN_LEVEL, joined=True)
+            left["bot"] = bool(self.seats[seat_no].bot)
             self.bots.pop(seat_no, None)
             self._cancel_timer(f"takeover-{seat_no}")
+            for conn in self.conns:  # their sockets watch on as a viewer's (the seat's hand
+                if conn.seat == seat_no:  # is the bot's now)
+                    conn.seat = None
             if not self.humans():
                 self.status = "closed"
-            await self._commit([{"type": "seat_left", "seat": seat_no}], seats_changed=True)
+            await self._commit([left], seats_changed=True)
 
         await self.submit(command)
 

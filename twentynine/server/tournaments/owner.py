@@ -26,6 +26,7 @@ from sqlalchemy import or_, select, update
 
 from ..db import utcnow
 from ..tables.models import TableSeat
+from ..tables.runtime import STANDIN_LEVEL
 from .models import Entry, Match, Tournament
 from .results import MatchScore
 from .rounds import next_slots, open_round
@@ -156,7 +157,7 @@ class TournamentOwner:
             return
         # the deal is stored (the table stored it before telling anyone): pages show the score
         await self.app.state.live.broadcast(
-            {"type": "tournament_changed", "tournament_id": m.tournament_id, "match_id": m.id}
+            {"type": "tournament_score", "tournament_id": m.tournament_id, "match_id": m.id}
         )
         with contextlib.suppress(Exception):
             await self.kick(m.tournament_id)
@@ -229,7 +230,9 @@ class TournamentOwner:
                     else:
                         table_steps.append(("fill" if late else "start", row.id))
             if all(m.status == "done" for m in current):
-                slots = next_slots(t, list(teams.values()), matches)
+                # a Swiss's matching takes a while for a large field (0.1-0.2 s for 128 teams,
+                # benchmarks/tournament.py): off the event loop, which the tables share
+                slots = await asyncio.to_thread(next_slots, t, list(teams.values()), matches)
                 if slots is None:
                     t.status = "finished"
                     t.finished_at = now
@@ -283,14 +286,11 @@ class TournamentOwner:
                 for seat in runtime.seats:
                     if not seat.bot and not seat.joined:
                         seat.joined = True
-                        seat.standin = STANDIN
+                        seat.standin = STANDIN_LEVEL
             if all(s.bot or (s.user_id is not None and s.joined) for s in runtime.seats):
                 await runtime.start_game()
 
         await runtime.submit(start)
-
-
-STANDIN = "intermediate"
 
 
 def people(e: Entry) -> list[int]:

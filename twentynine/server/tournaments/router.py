@@ -68,8 +68,8 @@ async def create(body: CreateTournament, request: Request, user: MemberUser, db:
 
 
 @router.get("")
-async def listing(db: SessionDep, _user: OptionalUser) -> list[dict[str, Any]]:
-    return await service.listing(db)
+async def listing(db: SessionDep, user: OptionalUser) -> list[dict[str, Any]]:
+    return await service.listing(db, user)
 
 
 @router.get("/{tournament_id}")

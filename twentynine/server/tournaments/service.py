@@ -243,10 +243,15 @@ async def replace(
         raise fail(404, "no player with that email")
     if entered_by(await entries_of(db, t.id), new.id) is not None:
         raise fail(409, f"{new.first_name} is already registered in this tournament")
+    names = await names_of(db, {i for i in (entry.user_id, entry.partner_id) if i})
+    default = " & ".join(names.get(i, "") for i in (entry.user_id, entry.partner_id) if i)
     if entry.user_id == old:
         entry.user_id = new.id
     else:
         entry.partner_id = new.id
+    if entry.name == default:  # the name was the players' names: it follows them
+        names[new.id] = new.first_name
+        entry.name = " & ".join(names[i] for i in (entry.user_id, entry.partner_id) if i)
     await bump(db, t)
     log(db, t, user.id, "replaced", entry=entry.id, out=old, into=new.id)
     await db.commit()
@@ -394,7 +399,7 @@ def summary(t: Tournament, organiser: str, teams: int) -> dict[str, Any]:
     }
 
 
-async def listing(db: AsyncSession) -> list[dict[str, Any]]:
+async def listing(db: AsyncSession, viewer: User | None = None) -> list[dict[str, Any]]:
     rows = list(await db.scalars(select(Tournament).order_by(Tournament.id.desc()).limit(200)))
     names = await names_of(db, {t.organiser_id for t in rows})
     counts: dict[int, list[Entry]] = {}
@@ -403,9 +408,16 @@ async def listing(db: AsyncSession) -> list[dict[str, Any]]:
             select(Entry).where(Entry.tournament_id.in_([t.id for t in rows]))
         ):
             counts.setdefault(e.tournament_id, []).append(e)
-    return [
-        summary(t, names.get(t.organiser_id, ""), teams_held(counts.get(t.id, []))) for t in rows
-    ]
+    out = []
+    for t in rows:
+        entries = counts.get(t.id, [])
+        item = summary(t, names.get(t.organiser_id, ""), teams_held(entries))
+        item["you"] = {
+            "organiser": viewer is not None and viewer.id == t.organiser_id,
+            "entered": viewer is not None and entered_by(entries, viewer.id) is not None,
+        }
+        out.append(item)
+    return out
 
 
 def _player(user_id: int | None, bot: str, names: dict[int, str]) -> dict[str, Any] | None:
@@ -449,8 +461,8 @@ def match_json(t: Tournament, m: Match, deals: Sequence[Any]) -> dict[str, Any]:
         "conference_url": m.conference_url or (t.conference_url if m.table_id else ""),
     }
     if m.status != "done" and m.table_id:
-        score = live_score(t, deals)
-        out["live"] = {"score": list(score.score), "cards": list(score.cards), "deals": score.deals}
+        score = live_score(t, deals, cards=False)  # pages reload this after every deal
+        out["live"] = {"score": list(score.score), "deals": score.deals}
     return out
 
 

@@ -4,9 +4,11 @@ import { h, replace, toast } from './dom.js';
 import { t } from './i18n.js';
 import { go } from './router.js';
 import { button } from './ui.js';
+import { onLive } from './tournament/live.js';
 
-const EVERY_QUEUED = 1000;
-const EVERY_IDLE = 4000;
+// the live channel tells of changes at once; these polls only mend a socket that dropped
+const EVERY_QUEUED = 5000;
+const EVERY_IDLE = 15000;
 
 /** The lobby's panel; returns {el, stop}. */
 export function playRatedPanel() {
@@ -44,6 +46,13 @@ export function playRatedPanel() {
     }
     if (!stopped) timer = setTimeout(poll, state && state.queued ? EVERY_QUEUED : EVERY_IDLE);
   };
+  const unlisten = onLive((m) => {
+    if (!state || stopped) return;
+    if (m.type === 'rated_queue') show({ ...state, waiting: m.waiting });
+    else if (m.type === 'rated_match' && state.queued) {
+      show({ ...state, queued: false, table_id: m.table_id });
+    }
+  });
   poll();
-  return { el, stop: () => { stopped = true; clearTimeout(timer); } };
+  return { el, stop: () => { stopped = true; clearTimeout(timer); unlisten(); } };
 }

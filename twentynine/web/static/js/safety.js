@@ -1,10 +1,10 @@
 // Chat safety in the browser: mute, block and report from a chat line; your mutes and blocks
-// on the profile; the admins' list of reported lines.
+// on the profile (the admins' list of reports is pages/admin/reports.js).
 import { api, get, post } from './api.js';
 import { h, replace, toast } from './dom.js';
 import { t } from './i18n.js';
 import { session } from './session.js';
-import { button, empty, loading, when } from './ui.js';
+import { button, empty, loading } from './ui.js';
 
 /** The buttons beside someone else's chat line; ``hide(userId)`` drops their lines here. */
 export function chatTools(line, { hide, code } = {}) {
@@ -48,29 +48,6 @@ export function safetySection() {
           await draw();
         }, { class: 'small', 'data-action': undo })))) : empty(t(`${key}_none`))];
     replace(box, group('muted', 'mutes', 'unmute'), group('blocked', 'blocks', 'unblock'));
-  };
-  draw().catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
-  return box;
-}
-
-/** The admins' reports: each line with the lines around it, and a button to close it. */
-export function reportsSection() {
-  const box = h('div', { class: 'reports', 'aria-live': 'polite' }, loading());
-  const draw = async () => {
-    const reports = await get('/api/admin/reports');
-    replace(box, reports.length ? h('ul', { class: 'plain report-list' }, reports.map((r) =>
-      h('li', { class: 'report', 'data-report': r.id },
-        h('p', {}, t('report_by', { reporter: r.reporter_name, author: r.author_name,
-          at: when(r.created_at) })),
-        r.reason ? h('p', { class: 'muted' }, t('report_reason_was', { reason: r.reason })) : null,
-        h('ol', { class: 'chat-lines context' }, r.context.map((c) => h('li', {
-          class: c.id === r.message_id ? 'reported' : null },
-        h('strong', {}, c.name), `: ${c.text}`))),
-        button(t('report_close'), async () => {
-          await post(`/api/admin/reports/${r.id}/close`);
-          await draw();
-        }, { class: 'small', 'data-action': 'close-report' }))))
-      : empty(t('reports_none')));
   };
   draw().catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
   return box;

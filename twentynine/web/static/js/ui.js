@@ -66,3 +66,21 @@ export function when(iso) {
   const d = new Date(iso.endsWith('Z') || iso.includes('+') ? iso : `${iso}Z`);
   return d.toLocaleString();
 }
+
+/** Ask before something that cannot be undone: a modal dialog with ``question``, a button
+ * ``yes`` and Cancel. Resolves to whether the person chose ``yes`` (Esc is Cancel). */
+export function confirmDialog(question, yes) {
+  return new Promise((resolve) => {
+    const dialog = h('dialog', { class: 'confirm', 'aria-label': question },
+      h('p', {}, question),
+      h('form', { method: 'dialog', class: 'row' },
+        h('button', { value: 'yes', class: 'danger', 'data-action': 'confirm' }, yes),
+        h('button', { value: 'no', 'data-action': 'cancel', autofocus: true }, t('cancel'))));
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(dialog.returnValue === 'yes');
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}

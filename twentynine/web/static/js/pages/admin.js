@@ -10,8 +10,9 @@ import { loading, pageFrame } from '../ui.js';
 import * as requests from './admin/requests.js';
 import * as accounts from './admin/accounts.js';
 import * as tables from './admin/tables.js';
+import * as reports from './admin/reports.js';
 
-const SECTIONS = [requests, accounts, tables];
+const SECTIONS = [requests, accounts, tables, reports];
 
 export function render(root) {
   if (!session.user || !session.user.is_admin) {

@@ -4,7 +4,8 @@ import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { isMember, session } from '../session.js';
 import { joinButton, tableItem, watchButton } from '../tables.js';
-import { button, empty, field, loading, pageFrame, selectEl, tabLinks, when } from '../ui.js';
+import { button, confirmDialog, empty, field, loading, pageFrame, selectEl, tabLinks, when }
+  from '../ui.js';
 import { rulesEditor } from '../rulesform.js';
 import { fresh, live, onLive, setBadge } from '../live.js';
 import { canHost, tierRequestPanel } from '../tierrequest.js';
@@ -123,6 +124,7 @@ async function host(body) {
       tableItem(hosted, [
         joinButton(hosted, t('open_table')),
         button(t('close_game'), async () => {
+          if (!await confirmDialog(t('close_game_confirm'), t('close_game'))) return;
           await post(`/api/tables/${hosted.id}/close`);
           host(body);
         }, { class: 'danger' }),

@@ -6,7 +6,7 @@ import { go } from '../router.js';
 import { isMember } from '../session.js';
 import { rulesEditor } from '../rulesform.js';
 import { tournamentsSection } from '../tournament/list.js';
-import { joinButton, tableItem, watchButton } from '../tables.js';
+import { botName, joinButton, tableItem, watchButton } from '../tables.js';
 import { turnSecondsSelect } from '../table/clock.js';
 import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
 import { onLive, watchLobby } from '../live.js';
@@ -70,7 +70,7 @@ async function createForm(box) {
   const editor = await rulesEditor();
   const { levels, best } = await get('/api/web/bots');
   const seatChoices = [['open', t('open_seat')], ...levels.map((lv) =>
-    [`bot:${lv}`, t('bot_named', { level: lv })])];
+    [`bot:${lv}`, t('bot_named', { level: botName(lv) })])];
   const seatKeys = ['seat_after_you', 'seat_partner', 'seat_before_you'];
   const seats = seatKeys.map((key, i) => field(t(key), selectEl(`seat${i}`, seatChoices, 'open')));
   const kind = selectEl('kind', [['public', t('kind_public')], ['private', t('kind_private')]],
@@ -89,7 +89,7 @@ async function createForm(box) {
     field(t('rated_table'), rated, t('rated_table_hint')), editor.el,
     field(t('turn_seconds'), clock, t('turn_clock_hint')),
     field(t('takeover_seconds'), takeover, t('takeover_hint')),
-    h('p', { class: 'hint' }, t('best_bot', { level: best })),
+    h('p', { class: 'hint' }, t('best_bot', { level: botName(best) })),
     h('button', { type: 'submit', class: 'primary' }, t('create_table')));
   form.addEventListener('submit', (event) => {
     event.preventDefault();

@@ -97,6 +97,7 @@ class Replay {
       if (['INPUT', 'SELECT', 'TEXTAREA'].includes(event.target.tagName)) return;
       if (event.key === 'ArrowRight') this.go(this.index + 1);
       if (event.key === 'ArrowLeft') this.go(this.index - 1);
+      if (event.key === 'Escape') this.closeResult();
     };
     document.addEventListener('keydown', this.onKey);
     this.drawSteps();
@@ -130,6 +131,12 @@ class Replay {
 
   go(index) {
     this.index = Math.max(0, Math.min(this.data.steps.length - 1, index));
+    this.resultClosed = false; // back at the end, the result shows again
+    this.draw();
+  }
+
+  closeResult() {
+    this.resultClosed = true;
     this.draw();
   }
 
@@ -155,8 +162,9 @@ class Replay {
       const verdict = this.verdicts.get(i);
       const text = i === 0 ? t('replay_deal_start')
         : `${names[step.action.seat]}: ${moveText(step.action)}`;
+      const before = { target: i ? this.data.steps[i - 1].view.target : null };
       const events = step.events.filter((e) => !['card_played', 'bid', 'pass'].includes(e.type))
-        .map((e) => eventText(e, names)).filter(Boolean);
+        .map((e) => eventText(e, names, before)).filter(Boolean);
       return h('li', {}, h('button', { type: 'button', 'data-step': i, 'data-key': `step-${i}`,
         onclick: () => this.go(i) }, `${i}. ${text}`),
       events.length ? h('div', { class: 'muted verdict' }, events.join(' · ')) : null,
@@ -182,7 +190,8 @@ class Replay {
       replace(this.felt, renderFelt(ctx));
       replace(this.hand, renderHand(ctx));
       replace(this.info, h('h2', {}, t('this_round')), renderInfo(ctx));
-      replace(this.overlay, view.phase === 'over' ? renderResult({ view, names }, ctx) : null);
+      replace(this.overlay, view.phase === 'over' && !this.resultClosed
+        ? renderResult({ view, names }, ctx, () => this.closeResult()) : null);
     });
     for (const b of this.stepList.querySelectorAll('button[data-step]')) {
       if (Number(b.dataset.step) === this.index) {

@@ -5,12 +5,13 @@ import { t } from '../i18n.js';
 import { go } from '../router.js';
 import { session } from '../session.js';
 import { TableSocket } from '../socket.js';
-import { eventText, LOUD } from '../table/describe.js';
+import { eventText, LOUD, targetAfter } from '../table/describe.js';
 import { KEYS, cardActions, renderActions, renderFelt, renderHand, renderInfo, renderResult,
   renderScore, takeoverText } from '../table/render.js';
 import { bottomSeat } from '../table/seats.js';
-import { backNotice, clockOffset, tickClocks } from '../table/clock.js';
-import { pageFrame } from '../ui.js';
+import { backNotice, clockOffset, tickClocks, turnSecondsLabel } from '../table/clock.js';
+import { confirmDialog, pageFrame } from '../ui.js';
+import { copyText, seatName, tableName } from '../tables.js';
 import { rulesData } from '../rulesform.js';
 import { loadRatings } from '../ratings.js';
 import { chatTools } from '../safety.js';
@@ -105,7 +106,8 @@ class TablePage {
     this.build();
     this.chat.forEach((line) => this.appendChat(line));
     this.log.forEach((text) => this.logList.append(h('li', {}, text)));
-    this.draw();
+    if (this.isGone) this.gone();
+    else this.draw();
   }
 
   start() {
@@ -145,6 +147,7 @@ class TablePage {
 
   onState(message) {
     const first = this.msg === null;
+    let target = this.msg && this.msg.view ? this.msg.view.target : null;
     this.msg = message;
     this.clockOffset = clockOffset(message.table, Date.now());
     this.pending = false;
@@ -155,7 +158,11 @@ class TablePage {
     }
     if (message.table.rated) this.refreshRatings(message, first);
     const names = this.names();
-    for (const event of first ? [] : message.events) this.announce(event, names);
+    if (message.history) this.retell(message.history, names);
+    for (const event of first ? [] : message.events) {
+      this.announce(event, names, target);
+      target = targetAfter(event, target);
+    }
     const view = message.view;
     if (view && view.phase === 'over' && (!this.result || this.result.key !== resultKey(message))) {
       this.result = { view, names, at: Date.now(), key: resultKey(message), dismissed: false };
@@ -163,6 +170,9 @@ class TablePage {
     if (message.events.some((e) => e.type === 'new_deal' || e.type === 'reset')) {
       this.ui.peekPartner = false;
       if (this.result) this.result.newDealAt = Date.now();
+    }
+    if (message.events.some((e) => e.type === 'game_started') && this.result) {
+      this.result.dismissed = true; // a new game (Play again): the old result goes
     }
     if (message.table.kind === 'private' && message.table.you.host && this.inviteCode === null) {
       this.inviteCode = '';
@@ -177,15 +187,32 @@ class TablePage {
     }
   }
 
-  announce(event, names) {
-    const text = eventText(event, names);
+  announce(event, names, target) {
+    const text = eventText(event, names, { target });
     if (!text) return;
+    this.addLog(text);
+    (LOUD.has(event.type) ? this.loud : this.polite).textContent = text;
+    if (LOUD.has(event.type) && event.type !== 'stake_raised') toast(text);
+  }
+
+  addLog(text) {
     this.log.push(text);
     if (this.log.length > LOG_LINES) this.log.shift();
     this.logList.append(h('li', {}, text));
     while (this.logList.children.length > LOG_LINES) this.logList.firstChild.remove();
-    (LOUD.has(event.type) ? this.loud : this.polite).textContent = text;
-    if (LOUD.has(event.type) && event.type !== 'stake_raised') toast(text);
+  }
+
+  /** A snapshot brings the deal's events so far (after a reload, say): the log tells them
+   * again, quietly. */
+  retell(history, names) {
+    this.log = [];
+    replace(this.logList);
+    let target = null;
+    for (const event of history) {
+      const text = eventText(event, names, { target });
+      target = targetAfter(event, target);
+      if (text) this.addLog(text);
+    }
   }
 
   addChat(line) {
@@ -237,9 +264,27 @@ class TablePage {
       this.showBanner(null);
     } else if (status === 'reconnecting') {
       this.showBanner(t('reconnecting', { seconds }));
+    } else if (status === 'no_table') {
+      this.gone();
     } else {
       this.showBanner(t(`socket_${status}`), true);
     }
+  }
+
+  /** No such table (a wrong invite code, a closed table): say so, and offer ways back. */
+  gone() {
+    this.isGone = true;
+    this.showBanner(null);
+    const member = session.user && !session.user.is_guest;
+    replace(this.section, h('div', { class: 'page narrow table-gone', role: 'alert' },
+      h('h1', {}, t('table_gone_title')),
+      h('p', {}, t(this.code ? 'table_gone_code' : 'socket_no_table')),
+      h('div', { class: 'row' },
+        member ? h('a', { class: 'button primary', href: '#/lobby' }, t('nav_lobby')) : null,
+        member ? h('a', { class: 'button', href: '#/dashboard' }, t('nav_dashboard')) : null,
+        h('a', { class: member ? 'button' : 'button primary', href: '#/' }, t('nav_home')))));
+    this.section.setAttribute('aria-busy', 'false');
+    this.section.dataset.status = 'gone';
   }
 
   showBanner(text, fatal = false) {
@@ -301,10 +346,7 @@ class TablePage {
   names() {
     const seats = this.msg ? this.msg.table.seats : [];
     const me = this.msg ? this.msg.table.you.seat : null;
-    const plain = [0, 1, 2, 3].map((i) => {
-      const s = seats[i] || {};
-      return s.name || (s.bot ? t('bot_named', { level: s.bot }) : t('seat_n', { n: i + 1 }));
-    });
+    const plain = [0, 1, 2, 3].map((i) => seatName(seats[i] || { seat: i }, i));
     return plain.map((name, i) => {
       // two players of one name (bots of one level, say) are told apart by their seat
       const told = plain.filter((n) => n === name).length > 1 ? `${name} ${i + 1}` : name;
@@ -348,7 +390,7 @@ class TablePage {
       status: table.status, myTurn: String(mine), spectator: String(table.you.spectator),
     });
     this.section.setAttribute('aria-busy', 'false');
-    document.title = `${mine ? '● ' : ''}${table.name || t('table')} · TwentyNine`;
+    document.title = `${mine ? '● ' : ''}${tableName(table)} · TwentyNine`;
     replace(this.head, this.heading(ctx));
     keepFocus(this.section, () => {
       replace(this.felt, renderFelt(ctx));
@@ -362,8 +404,8 @@ class TablePage {
       replace(this.info, h('h2', {}, t('this_round')), renderInfo(ctx));
       replace(this.controls, this.controlPanel(ctx));
       const r = this.result;
-      replace(this.overlay, r && !r.dismissed ? renderResult(r, ctx, () => this.closeResult())
-        : null);
+      replace(this.overlay, r && !r.dismissed ? renderResult(r, ctx, () => this.closeResult(),
+        this.playAgainButton(ctx)) : null);
     });
   }
 
@@ -374,8 +416,10 @@ class TablePage {
         rel: 'noopener noreferrer' }, t('conference_join')) : null;
     return [
       h('div', { class: 'table-title' },
-        h('strong', {}, table.name || t(table.rated ? 'rated_table' : 'table')),
+        h('strong', {}, !table.name && table.rated ? t('rated_table') : tableName(table)),
         h('span', { class: 'muted' }, ` · ${t(`status_${table.status}`)}`),
+        table.turn_seconds ? h('span', { class: 'muted', 'data-turn-seconds': table.turn_seconds },
+          ` · ${turnSecondsLabel(table)}`) : null,
         table.you.spectator ? h('span', { class: 'badge' }, t('watching')) : null,
         conference),
       renderScore(ctx),
@@ -392,7 +436,8 @@ class TablePage {
       } else if (!s.user_id && !s.bot && you.spectator && ['public', 'private'].includes(table.kind)) {
         action = this.joinButton(t('sit_here'), { seat: s.seat, code: this.code || undefined });
       }
-      return h('li', {}, `${ctx.names[s.seat]} — `,
+      const who = s.user_id || s.bot ? ctx.names[s.seat] : t('seat_n', { n: s.seat + 1 });
+      return h('li', {}, `${who} — `,
         s.bot || s.joined ? t('ready') : s.user_id ? t('not_joined') : t('open_seat'), ' ', action);
     });
     const canFill = you.host && ['public', 'private'].includes(table.kind);
@@ -400,8 +445,41 @@ class TablePage {
       h('p', { class: 'prompt' }, t('waiting_for_players')),
       h('ul', { class: 'plain' }, rows),
       canFill ? this.postButton(t('fill_bots'), 'fill-bots') : null,
-      this.inviteCode ? h('p', {}, t('invite_link'), ': ',
-        h('code', {}, `${location.origin}/#/table/${this.tableId}?code=${this.inviteCode}`)) : null);
+      this.inviteLink() ? h('p', { class: 'invite' }, t('invite_link'), ': ',
+        h('code', {}, this.inviteLink()), ' ', this.copyInviteButton()) : null);
+  }
+
+  /** The address that brings a friend to this table: a private table's with its code (the
+   * host has it, and whoever came by it), a hosted game's plain (its players are seated). */
+  inviteLink() {
+    const { table } = this.msg;
+    const base = `${location.origin}/#/table/${encodeURIComponent(this.tableId)}`;
+    if (table.kind === 'private') {
+      const code = this.inviteCode || this.code;
+      return code ? `${base}?code=${encodeURIComponent(code)}` : null;
+    }
+    return table.kind === 'hosted' ? base : null;
+  }
+
+  copyInviteButton() {
+    const link = this.inviteLink();
+    if (!link) return null;
+    return h('button', { type: 'button', class: 'small', 'data-action': 'copy-invite',
+      'data-key': 'copy-invite', onclick: () => copyText(link)
+        .then(() => toast(t('invite_copied')))
+        .catch(() => toast(t('invite_copy_failed'), 'error')) }, t('copy_invite'));
+  }
+
+  /** A new game at this table, same seats and rules: once a game is over, for its host or
+   * its players. */
+  playAgainButton(ctx) {
+    const { table } = ctx;
+    if (!table.game || !table.game.over || table.status !== 'playing') return null;
+    if (table.kind === 'tournament') return null;
+    if (!table.you.host && table.you.seat === null) return null;
+    const button = this.postButton(t('play_again'), 'play-again');
+    button.classList.add('primary');
+    return button;
   }
 
   joinButton(label, body) {
@@ -416,13 +494,15 @@ class TablePage {
       } }, label);
   }
 
-  postButton(label, path, after, confirmText = null) {
-    return h('button', { type: 'button', 'data-action': path, onclick: (event) => {
-      if (confirmText && !window.confirm(confirmText)) return;
-      event.target.disabled = true;
+  /** A button that posts to the table's ``path``; with ``question``, only once confirmed. */
+  postButton(label, path, after, question) {
+    return h('button', { type: 'button', 'data-action': path, onclick: async (event) => {
+      const button = event.currentTarget;
+      if (question && !await confirmDialog(question, label)) return;
+      button.disabled = true;
       post(`/api/tables/${encodeURIComponent(this.tableId)}/${path}`)
         .then(() => after && after())
-        .catch((e) => { toast(e.message, 'error'); event.target.disabled = false; });
+        .catch((e) => { toast(e.message, 'error'); button.disabled = false; });
     } }, label);
   }
 
@@ -446,17 +526,22 @@ class TablePage {
         alone && table.status === 'playing' ? h('button', { type: 'button', class: 'small',
           onclick: () => this.socket.send({ type: 'pause' }) }, t('pause')) : null,
         alone && table.status === 'paused' ? h('button', { type: 'button', class: 'small primary',
-          onclick: () => this.socket.send({ type: 'resume' }) }, t('resume')) : null),
-      h('h3', {}, t('resets')),
-      h('div', { class: 'row resets', role: 'group', 'aria-label': t('resets'),
-        'aria-describedby': 'reset-note' }, resets),
-      h('p', { class: 'hint', id: 'reset-note' }, you.host ? t('resets_yours') : t('host_only')),
+          onclick: () => this.socket.send({ type: 'resume' }) }, t('resume')) : null,
+        this.playAgainButton(ctx),
+        table.status !== 'waiting' ? this.copyInviteButton() : null),
+      table.rated ? null : [ // (a rated game is never reset)
+        h('h3', {}, t('resets')),
+        h('div', { class: 'row resets', role: 'group', 'aria-label': t('resets'),
+          'aria-describedby': 'reset-note' }, resets),
+        h('p', { class: 'hint', id: 'reset-note' },
+          you.host ? t('resets_yours') : t('host_only'))],
       h('div', { class: 'row' },
         !you.spectator && ['public', 'private'].includes(table.kind)
           ? this.postButton(t('leave_table'), 'leave', () => go('lobby'),
             table.rated && table.status === 'playing' ? t('leave_rated_confirm') : null) : null,
         you.host && table.kind !== 'solo'
-          ? this.postButton(t('close_table'), 'close', () => go('dashboard')) : null,
+          ? this.postButton(t('close_table'), 'close', () => go('dashboard'),
+            t('close_table_confirm')) : null,
         table.kind === 'solo' ? h('a', { class: 'button small', href: '#/' }, t('leave_table'))
           : null),
     ];

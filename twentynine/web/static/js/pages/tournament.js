@@ -16,9 +16,13 @@ export function render(root, route) {
   root.append(h('section', { class: 'page tournament-page' }, body));
   let timer = null;
   let doc = null;
+  let drawn = '';
   const load = async () => {
     try {
       doc = await get(`/api/tournaments/${id}`);
+      const seen = JSON.stringify(doc);
+      if (seen === drawn) return; // nothing new: keep what the organiser may be editing
+      drawn = seen;
       draw(body, doc, load);
     } catch (e) {
       replace(body, pageFrame(t('tour_title'), h('p', { class: 'error', role: 'alert' },
@@ -164,6 +168,19 @@ function matchLine(doc, m, names, act) {
     links.push(h('a', { class: 'button', href: m.conference_url, target: '_blank',
       rel: 'noopener noreferrer' }, t('tour_conference_link')));
   }
+  if (doc.you.organiser && doc.conference_per_match && m.status !== 'done'
+    && m.status !== 'void') {
+    const link = h('input', { type: 'url', name: 'match_conference', placeholder: 'https://…',
+      value: m.conference_url || '', 'aria-label': t('tour_match_link') });
+    const save = h('form', { class: 'row inline-form' }, link,
+      h('button', { type: 'submit' }, t('tour_save')));
+    save.addEventListener('submit', (event) => {
+      event.preventDefault();
+      act(`/matches/${m.id}/conference`, { conference_url: link.value.trim() })()
+        .catch((e) => toast(e.message, 'error'));
+    });
+    links.push(save);
+  }
   if (doc.you.organiser && doc.status === 'running' && m.round === doc.current_round) {
     const choices = [['', t('tour_set_result')], [m.a, t('tour_wins', { name: names[m.a] })],
       [m.b, t('tour_wins', { name: names[m.b] })]];
@@ -187,12 +204,47 @@ function matchLine(doc, m, names, act) {
     h('div', { class: 'row' }, links));
 }
 
+const repairOpen = new Set(); // rounds whose re-pairing editor is open (kept across redraws)
+
+/** The organiser pairs the current round again (while none of its matches has started):
+ * a row a slot, each side a choice of the round's teams (the second may be a bye). */
+function repairForm(doc, rnd, names, act) {
+  const slots = [...rnd.matches.map((m) => [m.slot, m.a, m.b]),
+    ...(rnd.bye_slots || []).map(([slot, entry]) => [slot, entry, null])]
+    .sort((x, y) => x[0] - y[0]);
+  const teams = slots.flatMap(([, a, b]) => (b === null ? [a] : [a, b]));
+  const choices = teams.map((e) => [e, names[e] || '?']);
+  const rows = slots.map(([, a, b]) => [
+    selectEl('a', choices, a, { 'aria-label': t('tour_team') }),
+    selectEl('b', [...choices, ['', t('tour_bye')]], b === null ? '' : b,
+      { 'aria-label': t('tour_team') })]);
+  const form = h('form', { class: 'stack repair-form', 'aria-label': t('tour_repair') },
+    rows.map(([a, b]) => h('div', { class: 'row' }, a, ' – ', b)),
+    h('button', { type: 'submit', class: 'primary' }, t('tour_repair')));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const matches = rows.map(([a, b]) => [Number(a.value), b.value ? Number(b.value) : null]);
+    act(`/rounds/${rnd.number}/pairing`, { matches })().catch((e) => toast(e.message, 'error'));
+  });
+  const details = h('details', { class: 'repair', open: repairOpen.has(rnd.number) },
+    h('summary', {}, t('tour_repair')), form);
+  details.addEventListener('toggle', () => {
+    if (details.open) repairOpen.add(rnd.number);
+    else repairOpen.delete(rnd.number);
+  });
+  return details;
+}
+
 function roundsList(doc, names, act) {
   if (doc.status === 'registration') return null;
   if (!doc.rounds.length) return section(t('tour_rounds_list'), empty(t('tour_no_matches')));
+  const canRepair = (rnd) => doc.you.organiser && doc.status === 'running'
+    && doc.format !== 'round_robin' && rnd.number === doc.current_round
+    && rnd.matches.every((m) => m.status === 'waiting' && m.kind !== 'third_place');
   return section(t('tour_rounds_list'), [...doc.rounds].reverse().map((rnd) =>
     h('div', { class: 'round', 'data-round': rnd.number },
       h('h3', {}, t('tour_round_n', { n: rnd.number })),
+      canRepair(rnd) ? repairForm(doc, rnd, names, act) : null,
       h('ul', { class: 'table-list' }, rnd.matches.map((m) => matchLine(doc, m, names, act))),
       rnd.byes.length ? h('p', { class: 'muted' }, t('tour_byes', {
         names: rnd.byes.map((e) => names[e] || '?').join(', ') })) : null)));
@@ -217,7 +269,13 @@ function entrants(doc, act) {
             'data-action': 'approve' }) : null,
         organiser && ['partner', 'pending', 'entered'].includes(e.status)
           ? button(t('tour_withdraw'), act(`/entries/${e.id}/withdraw`),
-            { class: 'link', 'data-action': 'withdraw' }) : null)))));
+            { class: 'link', 'data-action': 'withdraw' }) : null,
+        doc.you.organiser && doc.status !== 'finished' && e.status === 'entered'
+          ? e.players.filter((p) => p.user_id).map((p) => button(
+            t('tour_replace', { name: p.name }), async () => {
+              const email = window.prompt(t('tour_replace_prompt', { name: p.name }));
+              if (email) await act(`/entries/${e.id}/replace`, { user_id: p.user_id, email })();
+            }, { class: 'link', 'data-action': 'replace' })) : null)))));
 }
 
 function about(doc) {

@@ -11,8 +11,9 @@ export function teamName(team, names) {
   return t('team_of', { a: names[team], b: names[team + 2] });
 }
 
-/** A line for the log, or null for events that need none. */
-export function eventText(event, names) {
+/** A line for the log, or null for events that need none. ``before`` is what the table showed
+ * before the event: its ``target`` (a pair at the bid's limit leaves the target as it was). */
+export function eventText(event, names, before = {}) {
   const who = (seat) => names[seat] ?? '?';
   switch (event.type) {
     case 'bid': return t('ev_bid', { name: who(event.seat), bid: event.bid });
@@ -25,7 +26,9 @@ export function eventText(event, names) {
     case 'single_hand': return t('ev_single_hand', { name: who(event.seat) });
     case 'trump_shown': return t('ev_trump_shown', { name: who(event.seat),
       suit: suitName(event.suit) });
-    case 'pair': return t('ev_pair', { name: who(event.seat), target: event.target });
+    case 'pair': return event.target === before.target
+      ? t('ev_pair_same', { name: who(event.seat), target: event.target })
+      : t('ev_pair', { name: who(event.seat), target: event.target });
     case 'card_played': return t('ev_card', { name: who(event.seat), card: cardName(event.card) });
     case 'trick_won': return t('ev_trick', { name: who(event.winner), trick: event.trick,
       points: event.points });
@@ -37,14 +40,16 @@ export function eventText(event, names) {
     case 'game_started': return t('ev_game_started', { name: who(event.dealer) });
     case 'new_deal': return t('ev_new_deal', { name: who(event.dealer) });
     case 'seat_taken': return t('ev_seat_taken', { name: who(event.seat) });
-    case 'seat_left': return t('ev_seat_left', { seat: event.seat + 1 });
+    case 'seat_left': // who left (the seat's name now may be the bot that took it)
+      if (!event.name) return t('ev_seat_left', { seat: event.seat + 1 });
+      return t(event.bot ? 'ev_seat_left_bot' : 'ev_seat_left_named', { name: event.name });
     case 'bots_seated': return t('ev_bots_seated');
     case 'seat_away': return t('ev_seat_away', { name: who(event.seat), seconds: event.seconds });
     case 'bot_takeover': return t('ev_bot_takeover', { name: who(event.seat) });
     case 'seat_back': return t('ev_seat_back', { name: who(event.seat) });
     case 'timeout': return t('ev_timeout', { name: who(event.seat) });
     case 'bot_keeps_seat': return t('ev_bot_keeps_seat', { name: who(event.seat) });
-    case 'reset': return t('ev_reset', { what: t(`reset_${event.what}`) });
+    case 'reset': return t(`ev_reset_${event.what}`);
     case 'paused': return t('ev_paused');
     case 'resumed': return t('ev_resumed');
     case 'closed': return t('ev_closed');
@@ -55,7 +60,16 @@ export function eventText(event, names) {
 
 /** Events worth saying out loud at once (assertive), beyond the polite log. */
 export const LOUD = new Set(['round_invalid', 'trump_shown', 'single_hand', 'game_over',
-  'bot_takeover', 'pair', 'stake_raised', 'bot_keeps_seat']);
+  'bot_takeover', 'pair', 'stake_raised', 'reset',
+  'bot_keeps_seat']);
+
+/** The target as a run of events leaves it (the auction's bid, then each pair's change). */
+export function targetAfter(event, target) {
+  if (event.type === 'auction_won') return event.bid;
+  if (event.type === 'pair') return event.target;
+  if (event.type === 'new_deal' || event.type === 'game_started') return null;
+  return target;
+}
 
 /** "bid 17" → {act: 'bid', value: 17} and so on (the text forms of docs/rules.md). */
 export function parseAction(text) {

@@ -66,10 +66,16 @@ function seatHand(ctx, seat) {
   }
   const cards = known ? known.map((c) => cardEl(c, { small: true }))
     : backs(size, true);
-  return h('div', { class: ['seat-hand', known ? 'open' : 'closed'],
-    'aria-label': known ? t('hand_of', { name: ctx.names[seat] })
-      : t('cards_held', { name: ctx.names[seat], count: size }),
-    role: 'group' }, cards, known ? null : h('span', { class: 'count' }, String(size)));
+  const label = known ? t('hand_of', { name: ctx.names[seat] })
+    : t('cards_held', { name: ctx.names[seat], count: size });
+  // a viewer turns a hand up (or down again) by clicking it too (the "Show …'s hand" button
+  // beside it is the way for the keyboard and screen readers)
+  const toggles = Boolean(size) && canToggle(ctx, seat);
+  const tip = toggles ? t(known ? 'hide_hand' : 'show_hand', { name: ctx.names[seat] }) : null;
+  return h('div', { class: ['seat-hand', known ? 'open' : 'closed', toggles && 'toggles'],
+    'aria-label': label, role: 'group', title: tip,
+    onclick: toggles ? () => ctx.toggle(seat) : null },
+  cards, known ? null : h('span', { class: 'count' }, String(size)));
 }
 
 function backs(count, small) {
@@ -88,12 +94,19 @@ function indicatorEl(ctx, seat) {
     h('span', { class: 'indicator-label' }, t('trump_card')));
 }
 
-function toggleButton(ctx, seat) {
+/** Whether this viewer may turn ``seat``'s hand face up or down. */
+function canToggle(ctx, seat) {
   const { table, view } = ctx;
   const you = table.you || {};
-  if (!you.can_toggle || !view) return null;
+  if (!you.can_toggle || !view) return false;
   const host = table.seats.find((s) => s.user_id && s.user_id === table.host_id);
-  if (host && host.seat === seat) return null; // the host's hand is always shown
+  return !(host && host.seat === seat); // the host's hand is always shown
+}
+
+function toggleButton(ctx, seat) {
+  const { table } = ctx;
+  const you = table.you || {};
+  if (!canToggle(ctx, seat)) return null;
   const shown = (you.sees || []).includes(seat);
   return h('button', { type: 'button', class: 'small toggle-hand', 'data-seat': seat,
     'data-key': `toggle-${seat}`, 'aria-pressed': shown ? 'true' : 'false',
@@ -166,7 +179,23 @@ function lastTrickEl(ctx) {
 export function renderFelt(ctx) {
   const seats = [0, 1, 2, 3].map((s) => seatEl(ctx, s));
   return h('div', { class: 'felt', 'data-direction': ctx.direction }, seats,
-    h('div', { class: 'centre' }, trickEl(ctx), trumpBadge(ctx)), lastTrickEl(ctx));
+    h('div', { class: 'centre' }, trickEl(ctx), callsEl(ctx), trumpBadge(ctx)), lastTrickEl(ctx));
+}
+
+/** A call of the auction: "Ana 17", "Bo Pass". */
+function callText(ctx, [seat, bid]) {
+  return `${ctx.names[seat]} ${bid ? String(bid) : t('act_pass')}`;
+}
+
+/** The auction's calls in the middle of the table, until the first card is played. */
+function callsEl(ctx) {
+  const { view } = ctx;
+  if (!view || !view.calls || !view.calls.length || view.trick.length || view.tricks.length) {
+    return null;
+  }
+  return h('ol', { class: 'calls', 'aria-label': t('bid_history'), 'data-testid': 'calls' },
+    view.calls.map((call) => h('li', { class: call[1] ? 'bid' : 'pass', 'data-seat': call[0] },
+      callText(ctx, call))));
 }
 
 function trumpBadge(ctx) {
@@ -259,7 +288,11 @@ export function renderInfo(ctx) {
   } else if (view.phase === 'auction' && view.bid) {
     add(t('bid'), `${view.bid} (${ctx.names[view.holder]})`);
   }
-  add(t('stake'), String(view.stake));
+  if (view.calls && view.calls.length) {
+    add(t('bid_history'), h('span', { 'data-testid': 'info-calls' },
+      view.calls.map((call) => callText(ctx, call)).join(' · ')));
+  }
+  if (view.outcome !== 'invalid' && view.stake) add(t('stake'), String(view.stake));
   const us = teamOf(ctx.bottom);
   for (const team of [us, 1 - us]) {
     add(teamName(team, ctx.names), t('points_tricks', { points: view.points[team],
@@ -318,7 +351,9 @@ export function fullHand(view, seat) {
   return sortHand([...cards]);
 }
 
-export function renderResult(result, ctx, onClose) {
+/** The round's result; ``onClose`` closes it (Esc too), ``extra`` is more to offer (Play
+ * again when the game is over). */
+export function renderResult(result, ctx, onClose, extra = null) {
   const { view, names } = result;
   const bidderTeam = view.caller !== null ? teamOf(view.caller) : view.bidder !== null
     ? teamOf(view.bidder) : null;
@@ -342,10 +377,14 @@ export function renderResult(result, ctx, onClose) {
     'data-testid': 'result', 'data-outcome': view.outcome },
   h('h2', { id: 'result-heading' }, heading),
   view.outcome !== 'invalid' ? h('p', {}, t('result_stake', { stake: view.stake })) : null,
+  view.caller === null && view.trump ? h('p', { class: 'result-trump' }, suitIcon(view.trump, 18),
+    ' ', t('trump_is', { suit: suitName(view.trump) })) : null,
   view.early ? h('p', { class: 'muted' }, t('result_early')) : null,
   view.outcome === 'invalid' ? h('p', { class: 'muted' }, t('result_redeal')) : null,
   h('ul', { class: 'plain' }, teams),
   h('div', { class: 'result-hands', 'aria-label': t('all_hands'), role: 'group' }, handRows),
-  ctx.live ? h('button', { type: 'button', class: 'primary', 'data-key': 'result-close',
-    onclick: onClose }, t('continue')) : null);
+  onClose || extra ? h('div', { class: 'row' }, extra,
+    onClose ? h('button', { type: 'button', class: extra ? null : 'primary',
+      'data-key': 'result-close', onclick: onClose }, ctx.live ? t('continue') : t('close'))
+      : null) : null);
 }

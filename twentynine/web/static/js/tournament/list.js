@@ -15,6 +15,8 @@ export function tournamentItem(doc) {
     h('div', { class: 'table-item-main' },
       h('a', { href: `#/tournament/${doc.id}` }, h('strong', {}, doc.name)),
       h('span', { class: 'muted' }, ` · ${t(`fmt_${doc.format}`)} · ${statusText(doc)}`),
+      doc.you && doc.you.organiser ? h('span', { class: 'badge' }, t('tour_you_organise')) : null,
+      doc.you && doc.you.entered ? h('span', { class: 'badge' }, t('tour_you_entered')) : null,
       h('div', { class: 'seat-names' },
         t('tour_teams_count', { teams: doc.teams, max: doc.max_teams }), ' · ',
         t('tour_organiser', { name: doc.organiser.name }))),

@@ -1,6 +1,7 @@
 // A person's tournament notices on whatever page is open: their match is ready (with a link to
 // its table), their team sits out, a partner named them, their entry is approved, the event
-// is over. A match's notice stays until it is followed or dismissed, the others a while.
+// is over; an organiser's, a new entry. A match's notice stays until it is followed or
+// dismissed, the others a while.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { onLive } from './live.js';
@@ -13,6 +14,7 @@ function text(m) {
     case 'tournament_bye': return t('tour_notice_bye', m);
     case 'tournament_partner': return t('tour_notice_partner', m);
     case 'tournament_approved': return t('tour_notice_approved', m);
+    case 'tournament_entry': return t('tour_notice_entry', m);
     case 'tournament_finished': return t('tour_notice_finished', m);
     default: return null;
   }

@@ -1,0 +1,36 @@
+// What the live channel changes about your own account, on whatever page is open: a request
+// for a standard account answered (a notice; the Host tab shows what follows), the account
+// changed by an admin (the session takes the new tier), or ended (signed out at once).
+import { get } from './api.js';
+import { toast } from './dom.js';
+import { t } from './i18n.js';
+import { onLive } from './live.js';
+import { go, parseHash, show } from './router.js';
+import { session, setUser } from './session.js';
+
+const onHostTab = () => {
+  const route = parseHash();
+  return route.page === 'dashboard' && route.params[0] === 'host';
+};
+
+export function wireAccountLive() {
+  onLive('tier_request', (message) => {
+    if (!session.user || message.user_id !== session.user.id) return; // (an admin's news)
+    if (message.status === 'granted') toast(t('tier_request_granted'));
+    if (message.status === 'declined') {
+      toast(t('tier_request_declined_live'));
+      if (onHostTab()) show();
+    }
+  });
+  onLive('account_changed', async (message) => {
+    if (!session.user || message.user_id !== session.user.id) return;
+    await setUser(await get('/api/me'));
+    if (onHostTab()) show();
+  });
+  onLive('signed_out', async (message) => {
+    if (!session.user || message.user_id !== session.user.id) return;
+    await setUser(null);
+    toast(t('signed_out_notice'), 'error');
+    go('');
+  });
+}
