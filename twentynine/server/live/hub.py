@@ -118,10 +118,11 @@ class LiveHub:
 
     async def _prune(self) -> None:
         while True:
+            # not at start: a write there would take SQLite's lock while the tables load
+            await asyncio.sleep(PRUNE_EVERY_S)
             with contextlib.suppress(Exception):
                 if self.store is not None:
                     await self.store.prune()
-            await asyncio.sleep(PRUNE_EVERY_S)
 
     # -- subscribers -------------------------------------------------------------------------
     def attach(self, user_id: int, subscriber: Any) -> None:
