@@ -4,9 +4,10 @@ Starts ``twentynine serve`` as its own process (a fresh SQLite database in a tem
 development mode for the sign-in outbox, a free loopback port) unless ``--url`` is given. For
 each table, four accounts sign in through the real email-code flow (``/dev/outbox``), one opens a
 public table and three join it (no bots: the clients play every move). Then every table's four
-sockets connect, and a pacer lets the tables act at R actions per second in total: whenever a
-seat may act (and all four seats have the table's latest state) it sends the first legal action
-of its view. Measured:
+sockets connect, each player's live channel (``/ws/me``, as every signed-in page keeps one open;
+``--no-live`` leaves them out) beside its table socket, and a pacer lets the tables act at R
+actions per second in total: whenever a seat may act (and all four seats have the table's latest
+state) it sends the first legal action of its view. Measured:
 
 - actions/s achieved: actions sent in the measured window whose resulting state reached all four
   seats (within 10 s; later ones count as timeouts), over the window's length;
@@ -14,7 +15,7 @@ of its view. Measured:
   produced (p50/p95/p99 ms), for every action sent in the window;
 - errors: error messages, disconnects and timeouts;
 - memory: the server's RSS (``/proc/PID/status``) before the sockets connect and with all of them
-  connected and idle, per connection;
+  connected and idle, per connection (table sockets and live channels alike);
 - the FLOOR: a bare WebSocket broadcast server (``websockets``, same process shape: one process,
   N groups of 4, the actor's message answered by a state of the same size to its 4 clients)
   driven by the same clients and pacer; printed as our p99 divided by the floor's.
@@ -24,7 +25,7 @@ addresses 127.x.y.z because the server allows 30 sign-ins an hour per client add
 is bounded in count and time.
 
     uv run python benchmarks/load.py [--tables N] [--rate R] [--seconds S] [--json] [--url URL]
-        [--pid PID] [--no-floor] [--no-compression] [--profile cpu|memory|timing]
+        [--pid PID] [--no-floor] [--no-compression] [--no-live] [--profile cpu|memory|timing]
         [--next-deal S]
 
 ``--profile cpu`` runs the same app under cProfile, from the moment every socket is connected
@@ -568,6 +569,40 @@ class Stats:
     #: how late the client's own event loop ran a 10 ms timer during the run (seconds): time
     #: the client adds to every latency it measures
     client_lags: list[float] = field(default_factory=list)
+    #: the live channel (``/ws/me``, one per player): messages received by type, and drops
+    live_messages: Counter[str] = field(default_factory=Counter)
+    live_disconnects: int = 0
+    closing: bool = False
+
+
+class LivePage:
+    """A player's live channel (``/ws/me``), open beside the table socket as a browser's page
+    keeps it: it reads (and counts) what comes, and sends nothing."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.ws: ClientConnection | None = None
+        self.reader: asyncio.Task[None] | None = None
+
+    async def connect(self, url: str, cookie: str, compression: bool) -> None:
+        self.ws = await connect(
+            url,
+            additional_headers={"Cookie": cookie},
+            compression="deflate" if compression else None,
+            open_timeout=60,
+            max_size=1 << 20,
+        )
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for raw in self.ws:
+                self.stats.live_messages[json.loads(raw).get("type", "?")] += 1
+        except websockets.ConnectionClosed:
+            pass
+        if not self.stats.closing:
+            self.stats.live_disconnects += 1
 
 
 class Player:
@@ -724,6 +759,7 @@ class RunResult:
     rss_idle_kib: int | None
     rss_after_kib: int | None
     connections: int
+    live_sockets: int
     connect_seconds: float
     server_cpu_seconds: float | None
     client_cpu_seconds: float
@@ -754,6 +790,9 @@ class RunResult:
             if s.state_messages
             else 0,
             "connections": self.connections,
+            "live_sockets": self.live_sockets,
+            "live_messages": dict(s.live_messages),
+            "live_disconnects": s.live_disconnects,
             "connect_seconds": round(self.connect_seconds, 1),
             "rss_kib": {
                 "before_sockets": self.rss_before_kib,
@@ -794,6 +833,7 @@ async def client_ticks(stats: Stats) -> None:
 
 async def drive(
     endpoints: list[list[tuple[str, str]]],
+    live_url: str | None,
     pid: int | None,
     rate: float,
     seconds: float,
@@ -802,8 +842,9 @@ async def drive(
     after_idle: Callable[[], Awaitable[None]] | None = None,
     after_run: Callable[[], None] | None = None,
 ) -> RunResult:
-    """Connect 4 sockets per table (``endpoints[table][seat]`` is its URL and cookie), measure
-    idle memory, then play at ``rate`` for ``seconds``."""
+    """Connect 4 sockets per table (``endpoints[table][seat]`` is its URL and cookie) and, with
+    ``live_url``, each player's live channel beside it; measure idle memory, then play at
+    ``rate`` for ``seconds``."""
     stats = Stats()
     ready: deque[Table] = deque()
     tables = [Table(str(i), stats, ready) for i in range(len(endpoints))]
@@ -816,6 +857,13 @@ async def drive(
         for table, four in zip(tables, endpoints, strict=True)
         for p in table.players
     ]
+    pages: list[LivePage] = []
+    if live_url is not None:
+        for four in endpoints:
+            for _, cookie in four:
+                page = LivePage(stats)
+                pages.append(page)
+                jobs.append(functools.partial(page.connect, live_url, cookie, compression))
     await bounded(jobs, 64)
     connect_seconds = time.perf_counter() - t0
     await asyncio.sleep(3)  # idle: every first message read, nothing moving
@@ -853,10 +901,13 @@ async def drive(
     rss_after = rss_kib(pid) if pid else None
     for t in tables:
         t.closing = True
+    stats.closing = True
     closers = [p.ws.close() for t in tables for p in t.players if p.ws is not None]
+    closers += [page.ws.close() for page in pages if page.ws is not None]
     for chunk in range(0, len(closers), 256):
         await asyncio.gather(*closers[chunk : chunk + 256], return_exceptions=True)
     readers = [p.reader for t in tables for p in t.players if p.reader is not None]
+    readers += [page.reader for page in pages if page.reader is not None]
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*readers, return_exceptions=True), 30)
     return RunResult(
@@ -865,7 +916,8 @@ async def drive(
         rss_before,
         rss_idle,
         rss_after,
-        4 * len(tables),
+        4 * len(tables) + len(pages),
+        len(pages),
         connect_seconds,
         server_cpu,
         ccpu,
@@ -920,6 +972,7 @@ async def run_ours(
 
         result = await drive(
             endpoints,
+            None if args.no_live else f"{ws_base}/ws/me",
             pid,
             args.rate,
             args.seconds,
@@ -961,7 +1014,9 @@ async def run_floor(
             [(f"ws://127.0.0.1:{port}/g/{i}/{seat}", "") for seat in range(4)]
             for i in range(args.tables)
         ]
-        result = await drive(endpoints, floor.pid, args.rate, args.seconds, not args.no_compression)
+        result = await drive(
+            endpoints, None, floor.pid, args.rate, args.seconds, not args.no_compression
+        )
     finally:
         floor.stop()
     return result.summary()
@@ -1006,7 +1061,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "rate_reached": ours["actions_per_s"] >= 0.95 * args.rate,
         "no_errors": not errors["messages"]
         and not errors["disconnects"]
-        and not errors["timeouts"],
+        and not errors["timeouts"]
+        and not ours["live_disconnects"],
         "memory_per_connection_ok": ours["kib_per_idle_connection"] is not None
         and ours["kib_per_idle_connection"] <= 25,
     }
@@ -1047,6 +1103,11 @@ def report(result: dict[str, Any]) -> None:
             f"  the client's own event loop ran late (a 10 ms timer): p50 {late['p50']} ms, "
             f"p99 {late['p99']} ms, max {late['max']} ms"
         )
+        if r["live_sockets"]:
+            print(
+                f"  live channels (/ws/me, among the sockets above): {r['live_sockets']}; "
+                f"messages on them {r['live_messages']}, dropped {r['live_disconnects']}"
+            )
 
     print(
         f"{result['tables']} tables, {result['connections']} sockets, target "
@@ -1078,6 +1139,9 @@ def main() -> None:
     p.add_argument("--pid", type=int, default=None, help="that server's process id, for RSS")
     p.add_argument("--no-floor", action="store_true", help="skip the bare broadcast server")
     p.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
+    p.add_argument(
+        "--no-live", action="store_true", help="no live channel (/ws/me) beside each table socket"
+    )
     p.add_argument("--profile", choices=("cpu", "memory", "timing"), default=None)
     p.add_argument("--next-deal", type=float, default=0.5, help="the started server's pause")
     p.add_argument("--setup-concurrency", type=int, default=8)

@@ -181,6 +181,7 @@ HTTP_MATRIX: list[Row] = [
     row("DELETE /api/friends/requests/{stranger}",   N,        401, 404, 200, 200, 404, 404),
     row("DELETE /api/friends/{stranger}",            N,        401, 404, 404, 404, 200, 404),
     # -- the live channel's notice preferences -------------------------------------------------
+    row("GET /api/live/counts",                      N,        200, 200, 200, 200, 200, 200),
     row("GET /api/live/prefs",                       N,        401, 200, 200, 200, 200, 200),
     row("PUT /api/live/prefs",                       {"sound": True},
         401, 200, 200, 200, 200, 200),

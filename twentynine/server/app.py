@@ -36,6 +36,7 @@ from .security import CSRFMiddleware, SlidingWindow
 from .settings import Settings, ensure_secret, load_settings
 from .tables.fanout import make_fanout
 from .tables.manager import TableManager
+from .tables.notices import TableNotices
 from .tables.router import router as tables_router
 from .tables.store import TableStore
 from .tables.ws import PATH_PREFIX, table_id_of, table_socket
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
         app.state.tables = TableManager(
             TableStore(app.state.sessionmaker), settings, make_fanout(settings.redis_url)
         )
+        app.state.tables.notices = TableNotices(app.state.live)
         await app.state.tables.start()
         relay = make_relay(settings.redis_url, namespace_of(url))
         await app.state.live.start(app.state.sessionmaker, relay)

@@ -85,6 +85,17 @@ async def test_friends_presence_and_catch_up_across_two_processes(
     assert back["user_id"] == asha_id
     await asha_back.close()
 
+    # a public table opened through process one reaches a lobby open on process two
+    await bo_page.send({"type": "watch", "lobby": True})
+    await bo_page.send({"type": "ping"})
+    await bo_page.next("pong")
+    r = await asha.post(
+        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    assert r.status_code == 201, r.text
+    opened = await bo_page.next("table_changed", timeout=1)
+    assert opened["table_id"] == r.json()["id"] and opened["change"] == "opened"
+
     # catch-up: Bo leaves process two; what Asha does meanwhile he gets on process one
     seen = bo_page.last_id
     await bo_page.close()

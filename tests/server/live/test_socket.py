@@ -50,6 +50,21 @@ async def test_the_socket_needs_a_session_and_this_sites_origin(live: LiveServer
     assert await refused(live, a) == 4401  # the ended session no longer opens it
 
 
+async def test_closing_a_persons_pages_ends_them_on_the_spot(live: LiveServer) -> None:
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    pages = [await MeSocket(live, a).connect() for _ in range(2)]
+    other = await MeSocket(live, b).connect()
+    hub = live.app.state.live
+    done = asyncio.run_coroutine_threadsafe(hub.close_pages(a_id), hub.loop)
+    await asyncio.wrap_future(done)
+    for page in pages:
+        assert await page.closed_with() == 4401
+    await other.send({"type": "ping"})
+    await other.next("pong")  # another person's page stays open
+    await other.close()
+
+
 async def test_bad_messages_are_answered_with_an_error_and_change_nothing(
     live: LiveServer,
 ) -> None:
@@ -63,6 +78,9 @@ async def test_bad_messages_are_answered_with_an_error_and_change_nothing(
         ({"type": "hello", "last_id": "7"}, "malformed"),
         ({"type": "hello", "last_id": 2**40}, "malformed"),
         ({"type": "ping", "extra": 1}, "malformed"),
+        ({"type": "watch"}, "malformed"),
+        ({"type": "watch", "lobby": "yes"}, "malformed"),
+        ({"type": "watch", "lobby": True, "tables": True}, "malformed"),
         ("[" * 5000, "too_large"),
         (b"\x00\x01", "malformed"),
     ]
@@ -124,12 +142,16 @@ async def test_friend_request_answer_and_end_reach_the_other_persons_open_page(
     # each person's ids count up one by one
     ids = [m["seq"] for m in b_page.messages if "seq" in m]
     assert ids == list(range(ids[0], ids[0] + len(ids)))
+
     # a refused request tells no one
-    before = len(b_page.messages)
+    def told() -> int:  # messages of the friends domain (not presence or counts)
+        return sum(1 for m in b_page.messages if m["type"].startswith("friend_"))
+
+    before = told()
     r = await a.post("/api/friends/requests", json={"email": "nobody@example.com"})
     assert r.status_code == 404
     await asyncio.sleep(0.3)
-    assert len(b_page.messages) == before
+    assert told() == before
     await a_page.close()
     await b_page.close()
 
@@ -260,8 +282,8 @@ async def test_counts_of_people_online_come_with_hello_and_follow(live: LiveServ
     await asyncio.sleep(0.2)
     b_page = await MeSocket(live, b).connect()
     assert b_page.hello["online"] >= 1 and b_page.hello["playing"] == 0
-    counts = await a_page.next("counts", lambda m: m["online"] == 2, timeout=1)
+    counts = await a_page.next("counts", lambda m: m["online"] == 2, timeout=2)
     assert counts["playing"] == 0
     await b_page.close()
-    await a_page.next("counts", lambda m: m["online"] == 1, timeout=1)
+    await a_page.next("counts", lambda m: m["online"] == 1, timeout=2)
     await a_page.close()

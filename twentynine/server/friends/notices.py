@@ -31,3 +31,5 @@ async def tell(live: Any, change: str, actor: User, other: User) -> None:
         live.send([other.id], {"type": to_other, **_who(actor)}),
         live.send([actor.id], {"type": to_actor, **_who(other)}),
     )
+    if change == "accepted":  # new friends see at once whether the other is online
+        await live.presence.befriended((actor.id, actor.first_name), (other.id, other.first_name))

@@ -3,7 +3,9 @@
 Domains call ``app.state.live``:
 
 - ``await live.send(user_ids, message)``: to these people, on every page they have open;
-- ``await live.broadcast(message)``: to everyone signed in (a public table opened, say).
+- ``await live.broadcast(message)``: to everyone signed in;
+- ``await live.to_watchers(topic, message)``: to the pages that follow ``topic`` (``lobby``: the
+  public tables; a page says so on its socket, so thousands of other pages are not told).
 
 A message is one JSON object with ``type`` at its top and the ids and names it concerns. The hub
 delivers it to the ``/ws/me`` sockets of this process and, through the relay (Redis), to those
@@ -76,6 +78,8 @@ class LiveHub:
 
     def __init__(self) -> None:
         self.subscribers: dict[int, set[Any]] = {}
+        #: topic → the pages here that follow it
+        self.watchers: dict[str, set[Any]] = {}
         self._queues: dict[int, dict[asyncio.Queue[Message], _QueueSubscriber]] = {}
         self.store: MessageStore | None = None
         self.maker: async_sessionmaker[AsyncSession] | None = None
@@ -85,9 +89,11 @@ class LiveHub:
         self._writer: asyncio.Task[None] | None = None
         self._pruner: asyncio.Task[None] | None = None
         self._posted: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once started
 
     # -- life ------------------------------------------------------------------------------------
     async def start(self, maker: async_sessionmaker[AsyncSession], relay: Relay) -> None:
+        self.loop = asyncio.get_running_loop()
         self.maker = maker
         self.store = MessageStore(maker)
         self.relay = relay
@@ -112,10 +118,11 @@ class LiveHub:
 
     async def _prune(self) -> None:
         while True:
+            # not at start: a write there would take SQLite's lock while the tables load
+            await asyncio.sleep(PRUNE_EVERY_S)
             with contextlib.suppress(Exception):
                 if self.store is not None:
                     await self.store.prune()
-            await asyncio.sleep(PRUNE_EVERY_S)
 
     # -- subscribers -------------------------------------------------------------------------
     def attach(self, user_id: int, subscriber: Any) -> None:
@@ -127,6 +134,14 @@ class LiveHub:
             subs.discard(subscriber)
             if not subs:
                 del self.subscribers[user_id]
+
+    def watch(self, topic: str, subscriber: Any, on: bool) -> None:
+        if on:
+            self.watchers.setdefault(topic, set()).add(subscriber)
+        else:
+            watching = self.watchers.get(topic)
+            if watching is not None:
+                watching.discard(subscriber)
 
     def subscribe(self, user_id: int) -> asyncio.Queue[Message]:
         """A queue that gets every message to ``user_id`` (as a dict) from now on."""
@@ -170,12 +185,29 @@ class LiveHub:
         self.deliver_everyone(message)
         await self._publish({"to": None, "m": message})
 
+    async def to_watchers(self, topic: str, message: Message) -> None:
+        """To the pages that follow ``topic``, on every process (not stored)."""
+        self._deliver_watchers(topic, message)
+        await self._publish({"topic": topic, "m": message})
+
     async def tell(self, user_ids: Iterable[int], message: Message) -> None:
         """To these people now, on every process, without storing it (presence)."""
         ids = sorted(set(user_ids))
         if ids:
             self._deliver(ids, message, None)
             await self._publish({"to": [[u, None] for u in ids], "m": message})
+
+    async def close_pages(self, user_id: int) -> None:
+        """Close every open page of ``user_id`` on every process (code 4401: their sessions
+        ended, or their account went): call it after ending the sessions."""
+        self._close_here(user_id)
+        await self._publish({"close": user_id})
+
+    def _close_here(self, user_id: int) -> None:
+        for sub in list(self.subscribers.get(user_id, ())):
+            end = getattr(sub, "end", None)
+            if end is not None:
+                end()
 
     async def _write_pending(self) -> None:
         while self._pending:
@@ -205,6 +237,12 @@ class LiveHub:
     # -- delivering --------------------------------------------------------------------------------
     def _on_envelope(self, envelope: Envelope) -> None:
         """A message from another process: to the people it is for who have pages here."""
+        if "close" in envelope:
+            self._close_here(int(envelope["close"]))
+            return
+        if "topic" in envelope:
+            self._deliver_watchers(str(envelope["topic"]), envelope["m"])
+            return
         message = envelope["m"]
         to = envelope.get("to")
         if to is None:
@@ -227,6 +265,17 @@ class LiveHub:
             message = {**message, "seq": message_id}
         data = encode(message)
         for sub in list(subs):
+            try:
+                sub.deliver(message, data)
+            except Exception:
+                log.exception("live: a subscriber failed")
+
+    def _deliver_watchers(self, topic: str, message: Message) -> None:
+        watching = self.watchers.get(topic)
+        if not watching:
+            return
+        data = encode(message)
+        for sub in list(watching):
             try:
                 sub.deliver(message, data)
             except Exception:

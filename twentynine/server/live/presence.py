@@ -4,8 +4,8 @@ change, and every open page of the number of people online and playing.
 
 Each process knows its own sockets; its people's states go to the relay (a Redis hash per
 process with several), and a person's state is the highest any process has for them. A table's
-status (waiting → playing → closed) is read when states are worked out, at most every ``TICK_S``,
-so no hook in the tables package has to tell of it."""
+status (waiting → playing → closed) is looked at every ``TICK_S`` (one comparison a table), so
+no hook in the tables package has to tell of it."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ OFFLINE, ONLINE, AT_TABLE, PLAYING = 0, 1, 2, 3
 STATES = ("offline", "online", "at_table", "playing")
 #: how often states (tables' statuses) and, with several processes, the counts are looked at
 TICK_S = 0.5
+#: the counts go to every open page at most this often (thousands of pages opening at once
+#: would otherwise each be told of every other)
+COUNTS_EVERY_S = 1.0
 #: how long a person's friend list is trusted (it is also dropped on every friends message)
 FRIENDS_TTL_S = 300.0
 
@@ -50,6 +53,8 @@ class Presence:
         self.hub = hub
         self.pages: dict[int, int] = {}  # user id → open /ws/me sockets here
         self.tables: dict[int, list[AtTable]] = {}  # user id → table sockets here
+        #: table (runtime) → its status when last looked at, and its sockets here
+        self.statuses: dict[Any, tuple[str, list[AtTable]]] = {}
         self.names: dict[int, str] = {}
         self.local: dict[int, int] = {}  # user id → rank here, as last told to the relay
         self.dirty: set[int] = set()
@@ -58,6 +63,7 @@ class Presence:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._last_poll = 0.0
+        self._counts_due = False
 
     # -- what the sockets tell -------------------------------------------------------------------
     def page_opened(self, user_id: int, name: str) -> None:
@@ -77,6 +83,10 @@ class Presence:
         """A table socket opened (``table``: its runtime); give the answer to :meth:`rose`."""
         entry = AtTable(user_id, table, seated)
         self.tables.setdefault(user_id, []).append(entry)
+        if table in self.statuses:
+            self.statuses[table][1].append(entry)
+        else:
+            self.statuses[table] = (table.status, [entry])
         self.names.setdefault(user_id, name)
         self._mark(user_id)
         return entry
@@ -88,6 +98,12 @@ class Presence:
                 entries.remove(entry)
             if not entries:
                 del self.tables[entry.user_id]
+        at_table = self.statuses.get(entry.table)
+        if at_table is not None:
+            with contextlib.suppress(ValueError):
+                at_table[1].remove(entry)
+            if not at_table[1]:
+                del self.statuses[entry.table]
         self._mark(entry.user_id)
 
     def forget_friends(self, user_id: int) -> None:
@@ -129,8 +145,12 @@ class Presence:
 
     async def tick(self) -> None:
         """Tell the relay of changed states, friends of changed people, pages of the counts."""
-        candidates = self.dirty | self.tables.keys()
-        self.dirty = set()
+        # a table's status may change on any process: whose state it makes are looked at again
+        for table, (status, entries) in list(self.statuses.items()):
+            if table.status != status:
+                self.statuses[table] = (table.status, entries)
+                self.dirty.update(entry.user_id for entry in entries)
+        candidates, self.dirty = self.dirty, set()
         before: dict[int, int] = {}
         changes: dict[int, int] = {}
         for user_id in candidates:
@@ -154,9 +174,14 @@ class Presence:
                     await self._tell_friends(user_id, now)
                 if not now:
                     self.names.pop(user_id, None)
+        if changes:
+            self._counts_due = True
         clock = time.monotonic()
-        if changes or (relay.process_id != "local" and clock - self._last_poll >= 1.0):
+        if relay.process_id != "local" and clock - self._last_poll >= COUNTS_EVERY_S:
+            self._counts_due = True  # other processes' people come and go too
+        if self._counts_due and clock - self._last_poll >= COUNTS_EVERY_S:
             self._last_poll = clock
+            self._counts_due = False
             await self._count()
 
     async def _tell_friends(self, user_id: int, rank: int) -> None:
@@ -196,6 +221,22 @@ class Presence:
             self.friends.clear()
         self.friends[user_id] = (now, ids)
         return ids
+
+    async def befriended(self, a: tuple[int, str], b: tuple[int, str]) -> None:
+        """Two people just became friends: each is told whether the other is here."""
+        self.forget_friends(a[0])
+        self.forget_friends(b[0])
+        ranks = await self.hub.relay.states([a[0], b[0]])
+        for (user_id, name), (other_id, _) in ((a, b), (b, a)):
+            rank = max(ranks.get(user_id, 0), self.rank_here(user_id))
+            if rank:
+                message = {
+                    "type": "presence",
+                    "user_id": user_id,
+                    "name": name,
+                    "state": STATES[rank],
+                }
+                await self.hub.tell([other_id], message)
 
     async def friend_states(self, user_id: int) -> dict[str, str]:
         """The friends of ``user_id`` who are here (any process), by id: their states."""

@@ -1,14 +1,21 @@
-"""The notice preferences over HTTP: ``/api/live/prefs`` (a sound, a browser notification)."""
+"""Over HTTP: the notice preferences (``/api/live/prefs``: a sound, a browser notification) and
+the counts of people online and playing (``/api/live/counts``)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from ..deps import CurrentUser, SessionDep
 from .models import LivePrefs
 from .schemas import PrefsIn, PrefsOut
 
 router = APIRouter(prefix="/api/live", tags=["live"])
+
+
+@router.get("/counts")
+async def counts(request: Request) -> dict[str, int]:
+    """How many people are online and playing now (open to all, for the Play page)."""
+    return dict(request.app.state.live.presence.counts)
 
 
 @router.get("/prefs")

@@ -18,18 +18,26 @@ class Hello(BaseModel):
     last_id: MessageId | None = None
 
 
+class Watch(BaseModel):
+    """Follow (or stop following) what only some pages show: ``lobby``, the public tables."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    type: Literal["watch"]
+    lobby: bool
+
+
 class Ping(BaseModel):
     model_config = ConfigDict(extra="forbid")
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Hello | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[Hello | Watch | Ping, Field(discriminator="type")]
 
 
 class PrefsIn(BaseModel):
-    """Either or both of the two choices."""
+    """Either or both of the two choices (true or false: no "yes", no 1)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     sound: bool | None = None
     notify: bool | None = None
 

@@ -27,7 +27,7 @@ from ..deps import user_from_token
 from ..security import SESSION_COOKIE
 from ..tables.ws import Disconnected, Socket, _last_version, _origin_ok, _refuse, _short
 from .hub import LiveHub, Message, encode
-from .schemas import ClientMessage, Hello, Ping
+from .schemas import ClientMessage, Hello, Ping, Watch
 from .store import CatchUp
 
 log = logging.getLogger("twentynine.live")
@@ -37,6 +37,7 @@ MAX_MESSAGE = 1024
 #: messages a page may have waiting; one that falls further behind is closed (code 4000) and
 #: reconnects, catching up from the store
 OUTBOX_LIMIT = 256
+CLOSE_REASONS = {4000: "fell behind: reconnect and catch up", 4401: "signed out"}
 
 
 def is_live_socket(scope: Scope) -> bool:
@@ -69,7 +70,9 @@ class Page:
         self.user_id = user_id
         #: while catching up, what the hub delivers waits here
         self.buffer: list[tuple[Message, bytes]] | None = []
-        self.outbox: list[bytes | None] = []  # None: close (code 4000) and let it reconnect
+        #: frames to write; a number closes the socket with that code (4000: fell behind,
+        #: reconnect and catch up; 4401: signed out)
+        self.outbox: list[bytes | int | None] = []
         self.sending: asyncio.Task[None] | None = None
         self.closed = False
         self.last_messages: list[float] = []
@@ -88,7 +91,7 @@ class Page:
         if len(self.outbox) >= OUTBOX_LIMIT:
             log.warning("live: closing a page that does not keep up (user %s)", self.user_id)
             self.closed = True
-            self.outbox.append(None)
+            self.outbox.append(4000)
         else:
             self.outbox.append(data)
         self._kick()
@@ -106,7 +109,7 @@ class Page:
             return  # the sending task takes what was added
         outbox = self.outbox
         try:
-            while outbox and outbox[0] is not None and self.ws.write_now(outbox[0]):
+            while outbox and isinstance(outbox[0], bytes) and self.ws.write_now(outbox[0]):
                 del outbox[0]
         except Exception:
             self.closed = True
@@ -119,15 +122,25 @@ class Page:
         try:
             while self.outbox:
                 data = self.outbox.pop(0)
-                if data is None:
+                if data is None:  # as a table connection's outbox says it: reconnect
+                    data = 4000
+                if isinstance(data, int):
                     self.outbox.clear()
+                    reason = CLOSE_REASONS.get(data, "")
                     with contextlib.suppress(Exception):
-                        await self.ws.close(4000, "fell behind: reconnect and catch up")
+                        await self.ws.close(data, reason)
                     return
                 await self.ws.write(data)
         except Exception:
             self.closed = True
             self.outbox.clear()
+
+    def end(self, code: int = 4401) -> None:
+        """Close the socket (the person signed out everywhere, or their account went)."""
+        if not self.closed:
+            self.closed = True
+            self.outbox.append(code)
+            self._kick()
 
     async def stop(self) -> None:
         self.closed = True
@@ -145,12 +158,11 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
     if not _origin_ok(ws):
         await _refuse(ws, 4403, "cross-site socket refused")
         return
-    async with app.state.sessionmaker() as db:
-        user = await user_from_token(db, ws.cookie(SESSION_COOKIE))
-    if user is None:
+    who = await _who(app, ws)
+    if who is None:
         await _refuse(ws, 4401, "sign in first")
         return
-    user_id, name = user.id, user.first_name
+    user_id, name = who
     last_id = _last_version(ws.query.get("last_id"))
     ws.forget_handshake()
     scope["headers"] = []  # the server's scope outlives the handshake too
@@ -171,9 +183,18 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
         pass
     finally:
         hub.detach(user_id, page)
+        hub.watch("lobby", page, False)
         if opened:
             hub.presence.page_closed(user_id)
         await page.stop()
+
+
+async def _who(app: Any, ws: PageSocket) -> tuple[int, str] | None:
+    """The signed-in person's id and first name (in a function of its own: the database
+    session and the account's row are let go here, not kept by the socket's long frame)."""
+    async with app.state.sessionmaker() as db:
+        user = await user_from_token(db, ws.cookie(SESSION_COOKIE))
+        return None if user is None else (user.id, user.first_name)
 
 
 async def _catch_up(hub: LiveHub, page: Page, last_id: int | None, greet: bool) -> None:
@@ -225,6 +246,8 @@ async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
             continue
         if isinstance(message, Hello):
             await _catch_up(hub, page, message.last_id, greet=False)
+        elif isinstance(message, Watch):
+            hub.watch("lobby", page, message.lobby)
         elif isinstance(message, Ping):
             page.push(b'{"type":"pong"}')
 

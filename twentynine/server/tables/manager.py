@@ -13,6 +13,7 @@ from ...engine.records import RulesSpec
 from ..settings import Settings
 from .fanout import Fanout, LocalFanout
 from .models import GameTable
+from .notices import TableNotices
 from .runtime import Seat, TableInfo, TableRuntime, seat_name
 from .store import TableStore
 
@@ -28,6 +29,8 @@ class TableManager:
         self.tables: dict[str, TableRuntime] = {}
         self.lock = asyncio.Lock()
         self.lease_task: asyncio.Task[None] | None = None
+        #: what pages away from the tables are told (set by the app: tables/notices.py)
+        self.notices: TableNotices | None = None
 
     async def start(self) -> None:
         """Listen to other processes and pick up every table that was in play (after a crash
@@ -103,6 +106,7 @@ class TableManager:
                 row.state,
                 fanout=self.fanout,
             )
+            runtime.notices = self.notices
             self.tables[table_id] = runtime
             runtime.start()
         if runtime.leader:  # one process: it runs everything this table had under way

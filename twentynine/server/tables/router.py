@@ -109,6 +109,8 @@ async def create(
         raise _http(e) from None
     runtime = await manager(request).get(row.id)
     assert runtime is not None
+    if runtime.notices is not None:  # a public table: the lobbies (tables/notices.py)
+        runtime.notices.opened(runtime)
     if all(not s.empty for s in runtime.seats):
         await runtime.submit(runtime.start_game)
     out = (await _summaries(db, [row]))[0]
@@ -117,11 +119,16 @@ async def create(
 
 
 @router.post("/hosted", status_code=201)
-async def host(body: CreateHosted, user: MemberUser, db: SessionDep) -> dict[str, Any]:
+async def host(
+    body: CreateHosted, request: Request, user: MemberUser, db: SessionDep
+) -> dict[str, Any]:
     try:
         row = await service.create_hosted(db, user, body)
     except service.AccessError as e:
         raise _http(e) from None
+    runtime = await manager(request).get(row.id)
+    if runtime is not None and runtime.notices is not None:  # invite the players it seats
+        runtime.notices.opened(runtime)
     return (await _summaries(db, [row]))[0]
 
 

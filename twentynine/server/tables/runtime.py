@@ -52,6 +52,7 @@ from .connection import OUTBOX_LIMIT, Connection
 from .deals import RESETS, DealFlow
 from .errors import TableError
 from .fanout import Fanout, LocalFanout
+from .notices import TableNotices
 from .presence import Presence
 from .queue import CommandQueue
 from .remote import Remote
@@ -144,6 +145,7 @@ class TableRuntime(
         #: events of other processes' versions not sent here yet, as they arrive (by version)
         self.arrived: dict[int, list[dict[str, Any]]] = {}
         self.arrival = asyncio.Event()
+        self.notices: TableNotices | None = None
         self.told: tuple[int, list[dict[str, Any]]] | None = None
         self._init_clock()
         if state:
@@ -223,6 +225,8 @@ class TableRuntime(
         self.sent = new_version
         self.recent.append((new_version, orjson.dumps(events)))
         self._broadcast(events)
+        if self.notices is not None:  # pages away from the table (tables/notices.py)
+            self.notices.committed(self, events)
         await self.fanout.publish(
             self.info.id, {"type": "state", "version": new_version, "events": events}
         )

@@ -147,6 +147,8 @@ async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, 
         ws.close_for_snapshot,
         ws.send_json_now,
     )
+    # who is at a table, for their friends' pages (live/presence.py)
+    at_table = app.state.live.presence.sat(user_id, first_name, runtime, conn.seat is not None)
     try:
         first = await runtime.connect(conn, last_version)
         lines = await visible_lines(
@@ -160,8 +162,11 @@ async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, 
     except Disconnected:
         pass
     finally:
+        app.state.live.presence.rose(at_table)
         await _unless_stopped(runtime, lambda: runtime.disconnect(conn))
         await conn.stop()
+        if runtime.notices is not None:  # "your turn", if they left in the middle of it
+            runtime.notices.left(runtime, conn.seat)
 
 
 class _Refusal(NamedTuple):

@@ -41,3 +41,4 @@ export const get = (path) => api('GET', path);
 export const post = (path, body = {}) => api('POST', path, body);
 export const patch = (path, body) => api('PATCH', path, body);
 export const del = (path) => api('DELETE', path);
+export const put = (path, body) => api('PUT', path, body);

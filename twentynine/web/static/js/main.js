@@ -5,6 +5,7 @@ import { onRoute, prefetch, relabel, start } from './router.js';
 import { chooseLanguage, isMember, loadSession, onSession, session, signOut } from './session.js';
 import { avatarOf } from './prefs.js';
 import { ensureSprite } from './cards.js';
+import { startLive } from './live.js';
 import { tournamentNotices } from './tournament/notices.js';
 
 const NAV = [
@@ -85,6 +86,7 @@ async function boot() {
     toast(e.message, 'error');
   }
   renderNav();
+  startLive(); // the live channel (/ws/me) for a signed-in person
   tournamentNotices(isMember());
   await start(document.getElementById('app'));
 }

@@ -72,6 +72,12 @@ export async function show() {
   if (heading) document.title = `${heading.textContent} · TwentyNine`;
 }
 
+/** What the page shown now returned (``{cleanup, relabel, onLive}``, each optional), or null:
+ * live.js hands every live message to its ``onLive``. */
+export function pageHandle() {
+  return current && current.handle ? current.handle : null;
+}
+
 /** The language changed: pages that can, relabel themselves; others render again. */
 export function relabel() {
   if (current && current.handle && current.handle.relabel) current.handle.relabel();

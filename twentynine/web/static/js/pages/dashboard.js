@@ -7,6 +7,7 @@ import { joinButton, tableItem, watchButton } from '../tables.js';
 import { button, confirmDialog, empty, field, loading, pageFrame, selectEl, tabLinks, when }
   from '../ui.js';
 import { rulesEditor } from '../rulesform.js';
+import { fresh, live, onLive, setBadge } from '../live.js';
 import { canHost, tierRequestPanel } from '../tierrequest.js';
 import { invitationOffer, invitationsList } from '../invitations.js';
 import { tournamentsSection } from '../tournament/list.js';
@@ -26,9 +27,91 @@ export function render(root, route) {
   root.append(pageFrame(t('nav_dashboard'),
     tabLinks('dashboard', TABS.map((id) => [id, t(`tab_${id}`)]), tab), body));
   const renderers = { host, join, view, friends, history };
-  renderers[tab](body).catch((e) => replace(body, h('p', { class: 'error', role: 'alert' },
-    e.message)));
-  return undefined;
+  const draw = () => renderers[tab](body).catch((e) => replace(body, h('p', { class: 'error',
+    role: 'alert' }, e.message)));
+  draw();
+  return followLive(root, tab, body, draw);
+}
+
+// -- live: the tabs follow what the server tells (live.js) -------------------------------------
+/** Badges on the Friends and Join tabs; the open tab drawn again when what it shows changed. */
+function followLive(root, tab, body, draw) {
+  const badges = () => {
+    const link = (id) => root.querySelector(`.tabs a[href="#/dashboard/${id}"]`);
+    if (link('friends')) setBadge(link('friends'), live.waiting.requests);
+    if (link('join')) setBadge(link('join'), live.waiting.join);
+  };
+  badges();
+  const me = () => session.user && session.user.id;
+  const concerns = {
+    host: (m) => (m.type === 'table_changed' && m.kind === 'hosted' && m.host_id === me())
+      || (m.type.startsWith('friend_') && !body.querySelector('form.host-form')),
+    join: (m) => m.type === 'table_invite' || m.type === 'table_changed',
+    view: (m) => m.type === 'table_changed' || m.type === 'friend_accepted'
+      || m.type === 'friend_removed',
+    friends: (m) => m.type.startsWith('friend_'),
+    history: (m) => m.type === 'table_changed' && m.change === 'ended',
+  }[tab];
+  const stops = [
+    onLive('waiting', badges),
+    onLive('*', (m) => {
+      if (m.type === 'presence' && tab === 'friends') showPresence(body);
+      else if (concerns(m)) {
+        showAtOnce(m); // from the message itself, then the lists as the server has them
+        redraw();
+      }
+    }),
+    onLive('resync', () => redraw()),
+  ];
+  /** What the message says, shown before the lists come back from the server. */
+  function showAtOnce(m) {
+    if (tab === 'friends' && body.friendsData) {
+      body.friendsShow(applyFriendMessage(body.friendsData, m));
+    } else if (tab === 'join' && m.type === 'table_invite'
+      && !body.querySelector(`[data-table="${CSS.escape(m.table_id)}"]`)) {
+      const table = { id: m.table_id, name: m.name, kind: m.kind, rules: m.rules,
+        status: 'waiting', seats: [] };
+      const item = tableItem(table, [joinButton(table, t('join'))]);
+      const list = body.querySelector('ul.table-list');
+      if (list) list.prepend(item);
+      else {
+        const none = body.querySelector('p.empty');
+        if (none) none.replaceWith(h('ul', { class: 'table-list' }, item));
+      }
+    }
+  }
+  // the friends tab keeps its form (and what is typed there): only its lists are drawn again
+  function redraw() {
+    if (tab === 'friends' && body.friendsLists) body.friendsLists().catch(() => {});
+    else if (!body.querySelector('form.host-form')) draw();
+  }
+  return () => stops.forEach((stopIt) => stopIt());
+}
+
+/** The friends lists as a friends message changes them (``user_id``, ``name``: the other). */
+function applyFriendMessage(data, m) {
+  const other = { id: m.user_id, first_name: m.name };
+  const without = (rows) => rows.filter((f) => f.id !== m.user_id);
+  const next = { ...data, incoming: without(data.incoming), outgoing: without(data.outgoing),
+    friends: data.friends };
+  if (m.type === 'friend_request') next.incoming = [...next.incoming, other];
+  else if (m.type === 'friend_requested') next.outgoing = [...next.outgoing, other];
+  else if (m.type === 'friend_accepted') {
+    next.friends = [...without(data.friends), other];
+    next.count = next.friends.length;
+  } else if (m.type === 'friend_removed') {
+    next.friends = without(data.friends);
+    next.count = next.friends.length;
+  }
+  return next;
+}
+
+function showPresence(body) {
+  for (const el of body.querySelectorAll('[data-presence-of]')) {
+    const state = live.presence.get(Number(el.dataset.presenceOf)) || 'offline';
+    el.dataset.presence = state;
+    el.textContent = t(`presence_${state}`);
+  }
 }
 
 // -- Host ------------------------------------------------------------------------------------
@@ -124,7 +207,7 @@ async function hostForm(body, friends) {
 
 // -- Join and View -----------------------------------------------------------------------------
 async function join(body) {
-  const mine = await get('/api/tables/mine');
+  const mine = await fresh('/api/tables/mine');
   const rows = mine.join;
   replace(body, h('h2', {}, t('games_to_join')), rows.length
     ? h('ul', { class: 'table-list' }, rows.map((table) => tableItem(table, [
@@ -135,7 +218,7 @@ async function join(body) {
 }
 
 async function view(body) {
-  const mine = await get('/api/tables/mine');
+  const mine = await fresh('/api/tables/mine');
   replace(body, h('h2', {}, t('games_to_watch')), mine.view.length
     ? h('ul', { class: 'table-list' }, mine.view.map((table) => tableItem(table,
       [watchButton(table)])))
@@ -149,30 +232,53 @@ function person(f) {
 }
 
 async function friends(body) {
-  const data = await get('/api/friends');
-  const again = () => friends(body);
   const email = h('input', { name: 'email', type: 'email', required: true, autocomplete: 'off' });
   const form = h('form', { class: 'row add-friend', 'aria-label': t('add_friend') },
     field(t('friend_email'), email), h('button', { type: 'submit', class: 'primary' },
       t('add_friend')));
   const offer = h('div', { class: 'invitation-offer' });
+  const heading = h('h2');
+  const lists = h('div', { class: 'friends-lists' });
+  // drawn again on each change (live.js): the form, the offer and what is typed stay
+  let invitations = null;
+  const show = (data) => {
+    body.friendsData = data;
+    replace(heading, t('friends_count', { count: data.count, limit: data.limit }));
+    replace(lists, friendLists(data, again), invitations);
+    showPresence(lists);
+  };
+  const again = async () => {
+    const [data, shown] = await Promise.all([fresh('/api/friends'), invitationsList(again)]);
+    invitations = shown;
+    show(data);
+  };
+  body.friendsShow = show;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const address = email.value.trim();
     post('/api/friends/requests', { email: address })
-      .then((r) => { toast(t(`friend_${r.status}`, { name: r.user.first_name })); again(); })
+      .then((r) => {
+        toast(t(`friend_${r.status}`, { name: r.user.first_name }));
+        email.value = '';
+        again();
+      })
       .catch((e) => {
         if (e.status === 404) invitationOffer(offer, address, again);
         else toast(e.message, 'error');
       });
   });
-  const list = (title, rows, actions, none) => h('section', {}, h('h3', {}, title),
+  await again();
+  body.friendsLists = again;
+  replace(body, heading, form, offer, lists, button(t('refresh'), again, { class: 'link' }));
+}
+
+function friendLists(data, again) {
+  const list = (title, rows, actions, none, presence = false) => h('section', {},
+    h('h3', {}, title),
     rows.length ? h('ul', { class: 'people' }, rows.map((f) => h('li', { 'data-user': f.id },
-      person(f), h('div', { class: 'row' }, actions(f))))) : empty(none));
-  replace(body,
-    h('h2', {}, t('friends_count', { count: data.count, limit: data.limit })),
-    form,
-    offer,
+      person(f), presence ? h('span', { class: 'presence', 'data-presence-of': f.id }) : null,
+      h('div', { class: 'row' }, actions(f))))) : empty(none));
+  return [
     list(t('requests_to_you'), data.incoming, (f) => [
       button(t('accept'), async () => { await post(`/api/friends/requests/${f.id}/accept`); again(); },
         { class: 'primary', 'aria-label': t('accept_named', { name: f.first_name }) }),
@@ -182,13 +288,12 @@ async function friends(body) {
     list(t('your_friends'), data.friends, (f) => [
       button(t('remove'), async () => { await del(`/api/friends/${f.id}`); again(); },
         { class: 'danger', 'aria-label': t('remove_named', { name: f.first_name }) }),
-    ], t('no_friends')),
+    ], t('no_friends'), true),
     list(t('your_requests'), data.outgoing, (f) => [
       button(t('cancel'), async () => { await del(`/api/friends/requests/${f.id}`); again(); },
         { 'aria-label': t('cancel_named', { name: f.first_name }) }),
     ], t('no_requests')),
-    await invitationsList(again),
-    button(t('refresh'), again, { class: 'link' }));
+  ];
 }
 
 // -- History ---------------------------------------------------------------------------------

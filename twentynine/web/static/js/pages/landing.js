@@ -6,6 +6,7 @@ import { go } from '../router.js';
 import { isMember, session, setUser } from '../session.js';
 import { busy, field } from '../ui.js';
 import { cardEl } from '../cards.js';
+import { live, onLive } from '../live.js';
 
 /** A solo table against the strongest bots there are; returns its id. */
 export async function startSolo() {
@@ -33,6 +34,19 @@ export function render(root) {
     event.preventDefault();
     busy(form.querySelector('button'), () => playNow(form));
   });
+  // how many people are online and playing now (seed 002's menu), live for the signed-in
+  const counts = h('p', { class: 'live-counts', 'aria-live': 'polite' });
+  const showCounts = ({ online, playing }) => {
+    counts.textContent = online ? t('live_counts', { online, playing }) : '';
+  };
+  const stops = [];
+  if (session.user) {
+    showCounts(live.counts);
+    stops.push(onLive('counts', () => showCounts(live.counts)),
+      onLive('hello', () => showCounts(live.counts)));
+  } else {
+    get('/api/live/counts').then(showCounts).catch(() => {});
+  }
   const fan = h('div', { class: 'hero-fan', 'aria-hidden': 'true' },
     ['JS', '9H', 'AC', 'TD'].map((c) => cardEl(c)));
   root.append(h('section', { class: 'page landing' },
@@ -41,12 +55,14 @@ export function render(root) {
         h('h1', {}, t('landing_title')),
         h('p', { class: 'lead' }, t('landing_lead')),
         form,
-        h('p', { class: 'muted' }, session.user ? null : t('play_now_guest_note')))),
+        h('p', { class: 'muted' }, session.user ? null : t('play_now_guest_note')),
+        counts)),
     h('div', { class: 'cards-row' },
       tile(t('landing_friends_title'), t('landing_friends_text'),
         isMember() ? ['#/dashboard', t('nav_dashboard')] : ['#/signin', t('nav_sign_in')]),
       tile(t('landing_learn_title'), t('landing_learn_text'), ['#/tutorial', t('nav_tutorial')]),
       tile(t('landing_rules_title'), t('landing_rules_text'), ['#/rules', t('nav_rules')]))));
+  return () => stops.forEach((stopIt) => stopIt());
 }
 
 function tile(title, text, [href, label]) {

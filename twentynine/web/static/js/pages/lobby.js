@@ -9,6 +9,7 @@ import { tournamentsSection } from '../tournament/list.js';
 import { botName, joinButton, tableItem, watchButton } from '../tables.js';
 import { turnSecondsSelect } from '../table/clock.js';
 import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
+import { onLive, watchLobby } from '../live.js';
 import { playRatedPanel } from '../matchmaking.js';
 
 export function render(root) {
@@ -37,7 +38,17 @@ export function render(root) {
   refresh(list);
   createForm(create);
   const timer = setInterval(() => refresh(list), 15000);
-  return () => { clearInterval(timer); rated.stop(); };
+  // public tables opening, filling and closing arrive live (live.js); a reconnect reloads
+  const stops = [
+    watchLobby(),
+    onLive('table_changed', (m) => { if (m.kind === 'public') refresh(list); }),
+    onLive('resync', () => refresh(list)),
+  ];
+  return () => {
+    clearInterval(timer);
+    rated.stop();
+    stops.forEach((stopIt) => stopIt());
+  };
 }
 
 async function refresh(list) {

@@ -6,6 +6,8 @@ import { AVATARS, DECKS, THEMES } from '../prefs.js';
 import { chooseLanguage, session, updateProfile } from '../session.js';
 import { cardEl } from '../cards.js';
 import { busy, field, loading, pageFrame, selectEl } from '../ui.js';
+import { put } from '../api.js';
+import { live, loadPrefs } from '../live.js';
 import { yourDataSection } from '../yourdata.js';
 import { ratingSection } from '../ratings.js';
 import { safetySection } from '../safety.js';
@@ -63,7 +65,7 @@ export function render(root) {
   root.append(pageFrame(t('profile'), h('div', { class: 'profile-grid' },
     h('section', {}, form),
     h('section', {}, h('h2', {}, t('your_stats')), stats, h('h2', {}, t('account')), account,
-      yourDataSection()),
+      noticesForm(), yourDataSection()),
     user.is_guest ? null : h('section', { class: 'rating-section' }, h('h2', {}, t('rating')),
       ratingSection(user.id)),
     h('section', {}, h('h2', {}, t('chat_safety')), safetySection()))));
@@ -73,4 +75,31 @@ export function render(root) {
   ].map(([key, value]) => h('div', { class: 'stat', 'data-stat': key },
     h('strong', {}, String(value)), h('span', {}, t(`stat_${key}`))))))
     .catch((e) => replace(stats, h('p', { class: 'error' }, e.message)));
+}
+
+/** Notices (live.js): a sound and a browser notification for "your turn" and invitations,
+ * both off until turned on here (kept on the server, so every browser of yours follows). */
+function noticesForm() {
+  const sound = h('input', { type: 'checkbox', name: 'notice_sound' });
+  const notify = h('input', { type: 'checkbox', name: 'notice_notify' });
+  const save = async (fields) => {
+    live.prefs = await put('/api/live/prefs', fields);
+    sound.checked = live.prefs.sound;
+    notify.checked = live.prefs.notify;
+    toast(t('saved'));
+  };
+  sound.addEventListener('change', () => busy(sound, () => save({ sound: sound.checked })));
+  notify.addEventListener('change', () => busy(notify, async () => {
+    if (notify.checked && 'Notification' in window && Notification.permission !== 'granted') {
+      const answer = await Notification.requestPermission();
+      if (answer !== 'granted') toast(t('notify_denied'), 'error');
+    }
+    await save({ notify: notify.checked });
+  }));
+  loadPrefs().then((prefs) => {
+    sound.checked = prefs.sound;
+    notify.checked = prefs.notify;
+  });
+  return h('fieldset', { class: 'stack notices-form' }, h('legend', {}, t('notices')),
+    field(t('notice_sound'), sound), field(t('notice_notify'), notify));
 }

@@ -17,9 +17,12 @@ export async function render(body, page) {
   const list = h('div', { class: 'admin-accounts' });
   replace(body, form, list);
 
+  let asked = 0; // a list that comes back after a newer search's is not shown
   async function refresh() {
     const q = search.value.trim();
+    const mine = ++asked;
     const found = await get(`/api/admin/users${q ? `?q=${encodeURIComponent(q)}` : ''}`);
+    if (mine !== asked) return;
     replace(list, found.accounts.length
       ? h('div', { class: 'scroll-x' }, h('table', { class: 'data' },
         h('thead', {}, h('tr', {}, [t('first_name'), t('email'), t('account_tier'),
