@@ -9,6 +9,10 @@ async def close_table(app: Any, table_id: str) -> bool:
     """Close the open table ``table_id`` for good, as its host's close does (everyone at it is
     told), and tell its people's open pages; False if there is no open table by that id."""
     tables = app.state.tables
+    if table_id not in tables.tables:  # a closed table is not brought back into memory
+        loaded = await tables.store.load(table_id)
+        if loaded is None or loaded[0].status == "closed":
+            return False
     runtime = await tables.get(table_id)
     if runtime is None or runtime.status == "closed":
         return False
