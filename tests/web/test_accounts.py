@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from ..server.conftest import LiveServer
 from .conftest import Browser, shot, sign_in_ui
 
@@ -174,4 +176,54 @@ async def test_your_data_in_the_profile(web_live: LiveServer, chromium: Browser)
     await bea.locator("#nav").get_by_role("link", name="Sign in").wait_for()
     users = await (await ada.request.get("/api/admin/users?q=bea")).json()
     assert users["accounts"] == []
+    chromium.assert_clean()
+
+
+#: the live channel's browser module (the live helper's): these tests need it on main, with
+#: ``wireAccountLive()`` called in main.js beside ``startLive()``
+LIVE_MODULE = Path(__file__).resolve().parents[2] / "twentynine/web/static/js/live.js"
+needs_live = pytest.mark.skipif(not LIVE_MODULE.exists(), reason="js/live.js not merged yet")
+
+
+@needs_live
+async def test_the_request_and_its_grant_change_open_pages_live(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """With the admin page open, Bea's request appears on it by itself; with Bea's Host tab
+    open, the grant turns it into the way to host by itself (no reload, no click)."""
+    ada = await chromium.page(web_live.url)
+    await sign_in_ui(ada, web_live, "ada@example.com", "Ada")
+    bea = await chromium.page(web_live.url)
+    await sign_in_ui(bea, web_live, "bea@example.com", "Bea")
+    await ada.goto("/#/admin")
+    await ada.get_by_text("No requests wait for an answer.").wait_for()
+
+    await bea.goto("/#/dashboard/host")
+    await bea.get_by_role("button", name="Request a Standard account").click()
+    await bea.locator("[data-tier-request=pending]").wait_for()
+    request = ada.locator("[data-section=requests] li", has_text="Bea")
+    await request.wait_for(timeout=2000)  # live: Ada's page did nothing
+
+    await request.get_by_role("button", name="Grant Bea's request").click()
+    await bea.get_by_text("Your account is standard now: you can host games.").wait_for(
+        timeout=2000
+    )
+    await bea.get_by_text("To host, you need at least three friends.").wait_for(timeout=2000)
+    assert "#/dashboard/host" in bea.url
+    chromium.assert_clean()
+
+
+@needs_live
+async def test_a_disabled_account_is_signed_out_at_once(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    ada = await chromium.page(web_live.url)
+    await sign_in_ui(ada, web_live, "ada@example.com", "Ada")
+    bea = await chromium.page(web_live.url)
+    await sign_in_ui(bea, web_live, "bea@example.com", "Bea")
+    await bea.goto("/#/dashboard/friends")
+    await ada.goto("/#/admin")
+    await ada.get_by_role("button", name="Disable Bea").click()
+    await bea.get_by_text("You have been signed out.").wait_for(timeout=2000)
+    await bea.locator("#nav").get_by_role("link", name="Sign in").wait_for(timeout=2000)
     chromium.assert_clean()

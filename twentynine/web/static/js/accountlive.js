@@ -1,11 +1,12 @@
 // What the live channel changes about your own account, on whatever page is open: a request
 // for a standard account answered (a notice; the Host tab shows what follows), the account
-// changed by an admin (the session takes the new tier), or ended (signed out at once).
+// changed by an admin (the session takes the new tier). (live.js itself signs the page out on
+// 'signed_out', and hands each message to the open page's onLive: the admin page's news.)
 import { get } from './api.js';
 import { toast } from './dom.js';
 import { t } from './i18n.js';
 import { onLive } from './live.js';
-import { go, parseHash, show } from './router.js';
+import { parseHash, show } from './router.js';
 import { session, setUser } from './session.js';
 
 const onHostTab = () => {
@@ -26,11 +27,5 @@ export function wireAccountLive() {
     if (!session.user || message.user_id !== session.user.id) return;
     await setUser(await get('/api/me'));
     if (onHostTab()) show();
-  });
-  onLive('signed_out', async (message) => {
-    if (!session.user || message.user_id !== session.user.id) return;
-    await setUser(null);
-    toast(t('signed_out_notice'), 'error');
-    go('');
   });
 }

@@ -38,9 +38,10 @@ export function render(root) {
   });
   root.append(pageFrame(t('admin_page'), h('div', { class: 'admin-grid' }, parts)));
   return {
-    /** A live message for the admin page: every section sees it. */
+    /** A live message for the admin page (live.js hands it to the page shown): every section
+     * sees it. */
     onLive(message) {
-      for (const handle of handles) if (handle.onLive) handle.onLive(message);
+      for (const section of handles) if (section.onLive) section.onLive(message);
     },
   };
 }
