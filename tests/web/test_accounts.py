@@ -10,8 +10,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from ..server.conftest import LiveServer
 from .conftest import Browser, shot, sign_in_ui
 
@@ -179,13 +177,6 @@ async def test_your_data_in_the_profile(web_live: LiveServer, chromium: Browser)
     chromium.assert_clean()
 
 
-#: the live channel's browser module (the live helper's): these tests need it on main, with
-#: ``wireAccountLive()`` called in main.js beside ``startLive()``
-LIVE_MODULE = Path(__file__).resolve().parents[2] / "twentynine/web/static/js/live.js"
-needs_live = pytest.mark.skipif(not LIVE_MODULE.exists(), reason="js/live.js not merged yet")
-
-
-@needs_live
 async def test_the_request_and_its_grant_change_open_pages_live(
     web_live: LiveServer, chromium: Browser
 ) -> None:
@@ -213,7 +204,6 @@ async def test_the_request_and_its_grant_change_open_pages_live(
     chromium.assert_clean()
 
 
-@needs_live
 async def test_a_disabled_account_is_signed_out_at_once(
     web_live: LiveServer, chromium: Browser
 ) -> None:

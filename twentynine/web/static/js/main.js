@@ -6,6 +6,7 @@ import { chooseLanguage, isMember, loadSession, onSession, session, signOut } fr
 import { avatarOf } from './prefs.js';
 import { ensureSprite } from './cards.js';
 import { startLive } from './live.js';
+import { wireAccountLive } from './accountlive.js';
 import { tournamentNotices } from './tournament/notices.js';
 
 const NAV = [
@@ -87,6 +88,7 @@ async function boot() {
   }
   renderNav();
   startLive(); // the live channel (/ws/me) for a signed-in person
+  wireAccountLive(); // what it changes about your own account, on any page
   tournamentNotices(isMember());
   await start(document.getElementById('app'));
 }
