@@ -11,7 +11,7 @@ import orjson
 
 from ...engine import event_json
 from ...engine.events import Event
-from ...engine.game import GameOver, ScoreChanged
+from ...engine.game import GameOver, ScoreChanged, totals_json
 from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
 from .base import TableParts
 from .connection import OUTBOX_LIMIT, Connection
@@ -74,19 +74,7 @@ class Broadcast(TableParts):
                 }
                 for i, s in enumerate(self.seats)
             ],
-            "game": None
-            if game is None
-            else {
-                "scores": list(game.scores),
-                "red_sets": list(game.red_sets),
-                "black_sets": list(game.black_sets),
-                "deals": game.deals,
-                "rounds_played": game.rounds_played,
-                "rounds_won": list(game.rounds_won),
-                "over": game.over,
-                "winner": game.winner,
-                "game_no": self.game_no,
-            },
+            "game": None if game is None else {**totals_json(game), "game_no": self.game_no},
         }
         if conn is not None:
             out["you"] = self._you(conn)
