@@ -179,6 +179,11 @@ class LiveHub:
         self._posted.add(task)
         task.add_done_callback(self._posted.discard)
 
+    def idle(self) -> bool:
+        """Nothing posted, waiting to be stored or being stored now."""
+        writing = self._writer is not None and not self._writer.done()
+        return not self._posted and not self._pending and not writing
+
     async def broadcast(self, message: Message) -> None:
         """To everyone signed in, on every process (not stored: a page that reconnects reloads
         what such messages update)."""
