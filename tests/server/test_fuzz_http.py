@@ -791,8 +791,10 @@ class HttpFuzzer:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             runtimes: list[TableRuntime] = list(self.app.state.tables.tables.values())
-            # ... and the notices they posted stored (the live hub writes them in batches)
-            if all(quiet(r) for r in runtimes) and self.app.state.live.idle():
+            # ... and the notices they spawned sent and stored (the hub writes in batches)
+            notices = self.app.state.tables.notices
+            told = notices is None or not notices.tasks
+            if all(quiet(r) for r in runtimes) and told and self.app.state.live.idle():
                 return
             await asyncio.sleep(0.001)
         raise AssertionError("the tables never settled")
