@@ -8,6 +8,7 @@ import os
 import re
 import uuid
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -245,3 +246,22 @@ async def live_pair(tmp_path: Path) -> AsyncIterator[tuple[LiveServer, LiveServe
 def unnumbered(message: dict[str, Any]) -> dict[str, Any]:
     """A live message without the number (``seq``) its person's stream gave it."""
     return {k: v for k, v in message.items() if k != "seq"}
+
+
+@asynccontextmanager
+async def two_server_processes(tmp_path: Path) -> AsyncIterator[tuple[Any, Any]]:
+    """Two real ``twentynine serve`` processes on one fresh PostgreSQL database and Redis
+    (``procs.ServerProcess``); stopped, and the database dropped, after."""
+    from .procs import ServerProcess, free_port
+
+    need_services("postgresql", "redis")
+    fresh = await _fresh_database(PG_URL)
+    url = _database_url(PG_URL, fresh)
+    one = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
+    two = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
+    try:
+        yield one, two
+    finally:
+        one.stop()
+        two.stop()
+        await _drop_database(PG_URL, fresh)

@@ -21,8 +21,8 @@ from ..conftest import (
     live_settings,
     need_services,
     start_live,
+    two_server_processes,
 )
-from ..procs import ServerProcess, free_port
 from ..test_crash import Remote
 from .meclient import MeSocket
 
@@ -30,17 +30,8 @@ from .meclient import MeSocket
 @pytest_asyncio.fixture
 async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[Remote, Remote]]:
     """Two real ``twentynine serve`` processes on one fresh PostgreSQL database and Redis."""
-    need_services("postgresql", "redis")
-    fresh = await _fresh_database(PG_URL)
-    url = _database_url(PG_URL, fresh)
-    one = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
-    two = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
-    try:
+    async with two_server_processes(tmp_path) as (one, two):
         yield Remote(one.url), Remote(two.url)
-    finally:
-        one.stop()
-        two.stop()
-        await _drop_database(PG_URL, fresh)
 
 
 async def test_friends_presence_and_catch_up_across_two_processes(

@@ -13,31 +13,15 @@ from typing import Any
 
 import pytest_asyncio
 
-from ..conftest import (
-    PG_URL,
-    REDIS_URL,
-    _database_url,
-    _drop_database,
-    _fresh_database,
-    need_services,
-)
-from ..procs import ServerProcess, free_port
+from ..conftest import two_server_processes
+from ..procs import ServerProcess
 from ..test_crash import Remote
 
 
 @pytest_asyncio.fixture
 async def two_servers(tmp_path: Path) -> AsyncIterator[tuple[ServerProcess, ServerProcess]]:
-    need_services("postgresql", "redis")
-    fresh = await _fresh_database(PG_URL)
-    url = _database_url(PG_URL, fresh)
-    one = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
-    two = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
-    try:
-        yield one, two
-    finally:
-        one.stop()
-        two.stop()
-        await _drop_database(PG_URL, fresh)
+    async with two_server_processes(tmp_path) as servers:
+        yield servers
 
 
 async def until(client: Any, tid: int, done: Any, seconds: float) -> dict[str, Any]:
