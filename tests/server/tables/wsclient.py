@@ -109,8 +109,21 @@ def my_turn(state: dict[str, Any]) -> bool:
     return bool(v and v["legal"])
 
 
-async def play_until(sockets: list[TableSocket], done: Any, timeout: float = 60) -> None:
-    """Every socket plays the first legal action whenever it may act, until ``done()``."""
+def first_legal(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    return legal[0]
+
+
+def no_single_hand(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first legal action other than Single Hand (a Single Hand sits the caller's partner
+    out of the deal, which a test of that partner's turns cannot have)."""
+    return next((a for a in legal if a["act"] != "single_hand"), legal[0])
+
+
+async def play_until(
+    sockets: list[TableSocket], done: Any, timeout: float = 60, choose: Any = first_legal
+) -> None:
+    """Every socket plays ``choose(legal actions)`` (the first legal action unless told)
+    whenever it may act, until ``done()``."""
 
     async def loop() -> None:
         while not done():
@@ -121,7 +134,7 @@ async def play_until(sockets: list[TableSocket], done: Any, timeout: float = 60)
                     before = st["version"]
                     # the version makes a move that raced another seat's (say, two players who
                     # may both Double) come back as "stale" instead of being misapplied
-                    action = {"type": "act", "version": before, **st["view"]["legal_json"][0]}
+                    action = {"type": "act", "version": before, **choose(st["view"]["legal_json"])}
                     errors = len(s.errors)
                     await s.send(action)
                     await s.wait_for(
