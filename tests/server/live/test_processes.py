@@ -43,6 +43,7 @@ async def test_friends_presence_and_catch_up_across_two_processes(
     asha_id = int((await asha.get("/api/me")).json()["id"])
     bo_id = int((await bo.get("/api/me")).json()["id"])
     bo_page = await MeSocket(two, bo).connect()
+    await bo_page.send({"type": "watch", "counts": True})
 
     # a request made through process one reaches Bo's page on process two within a second
     t0 = time.monotonic()
@@ -60,6 +61,7 @@ async def test_friends_presence_and_catch_up_across_two_processes(
 
     # presence: Asha's second page, on process two, keeps her online when the first closes
     asha_two = await MeSocket(two, asha).connect()
+    await asha_two.send({"type": "watch", "counts": True})
     assert asha_two.hello["friends"] == {str(bo_id): "online"}
     if asha_two.hello["online"] != 2:  # the other process's people are looked up each second
         await asha_two.next("counts", lambda m: m["online"] == 2, timeout=1.5)
@@ -118,7 +120,9 @@ async def test_two_sites_sharing_one_redis_never_see_each_others_messages(
         for site in (x, y):
             a = await site.sign_in("asha@example.com", "Asha")
             b = await site.sign_in("bo@example.com", "Bo")
-            pages.append((a, await MeSocket(site, b).connect()))
+            page = await MeSocket(site, b).connect()
+            await page.send({"type": "watch", "counts": True})
+            pages.append((a, page))
         (x_asha, x_bo), (_, y_bo) = pages
         r = await x_asha.post("/api/friends/requests", json={"email": "bo@example.com"})
         assert r.status_code == 201

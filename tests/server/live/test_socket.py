@@ -276,14 +276,43 @@ async def test_friends_see_each_other_come_and_go(live: LiveServer) -> None:
 
 
 async def test_counts_of_people_online_come_with_hello_and_follow(live: LiveServer) -> None:
+    """The counts come with hello, and then only to pages that show them (``watch``)."""
     a, _ = await person(live, "asha@example.com", "Asha")
     b, _ = await person(live, "bo@example.com", "Bo")
+    c, _ = await person(live, "cy@example.com", "Cy")
     a_page = await MeSocket(live, a).connect()
+    await a_page.send({"type": "watch", "counts": True})
+    await a_page.next("counts", timeout=0.5)  # at once, as last counted: they may have changed
+    now = await a_page.next("counts", lambda m: m["online"] == 1, timeout=2)
+    assert now["playing"] == 0
+    c_page = await MeSocket(live, c).connect()  # a page that does not show the counts
     await asyncio.sleep(0.2)
     b_page = await MeSocket(live, b).connect()
-    assert b_page.hello["online"] >= 1 and b_page.hello["playing"] == 0
-    counts = await a_page.next("counts", lambda m: m["online"] == 2, timeout=2)
+    assert b_page.hello["online"] >= 1 and b_page.hello["playing"] == 0  # as last counted
+    counts = await a_page.next("counts", lambda m: m["online"] == 3, timeout=2)
     assert counts["playing"] == 0
     await b_page.close()
-    await a_page.next("counts", lambda m: m["online"] == 1, timeout=2)
-    await a_page.close()
+    await a_page.next("counts", lambda m: m["online"] == 2, timeout=2)
+    assert c_page.of("counts") == []
+    # a page that stops showing them is told no more
+    await a_page.send({"type": "watch", "counts": False})
+    await asyncio.sleep(0.2)
+    told = len(a_page.of("counts"))
+    b_page = await MeSocket(live, b).connect()
+    await asyncio.sleep(1.5)
+    assert len(a_page.of("counts")) == told and c_page.of("counts") == []
+    for page in (a_page, b_page, c_page):
+        await page.close()
+
+
+async def test_a_watch_must_name_a_topic(live: LiveServer) -> None:
+    a, _ = await person(live, "asha@example.com", "Asha")
+    page = await MeSocket(live, a).connect()
+    await page.send({"type": "watch"})
+    error = await page.next("error", timeout=2)
+    assert error["reason"] == "malformed" and "lobby, counts" in error["message"]
+    await page.send({"type": "watch", "counts": "yes"})
+    assert (await page.next("error", lambda m: "counts" in m["message"], timeout=2))[
+        "reason"
+    ] == "malformed"
+    await page.close()

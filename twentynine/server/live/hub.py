@@ -5,7 +5,8 @@ Domains call ``app.state.live``:
 - ``await live.send(user_ids, message)``: to these people, on every page they have open;
 - ``await live.broadcast(message)``: to everyone signed in;
 - ``await live.to_watchers(topic, message)``: to the pages that follow ``topic`` (``lobby``: the
-  public tables; a page says so on its socket, so thousands of other pages are not told).
+  public tables; ``counts``: the people online and playing; a page says so on its socket, so
+  thousands of other pages are not told).
 
 A message is one JSON object with ``type`` at its top and the ids and names it concerns. The hub
 delivers it to the ``/ws/me`` sockets of this process and, through the relay (Redis), to those
@@ -192,7 +193,7 @@ class LiveHub:
 
     async def to_watchers(self, topic: str, message: Message) -> None:
         """To the pages that follow ``topic``, on every process (not stored)."""
-        self._deliver_watchers(topic, message)
+        self.deliver_watchers(topic, message)
         await self._publish({"topic": topic, "m": message})
 
     async def tell(self, user_ids: Iterable[int], message: Message) -> None:
@@ -246,7 +247,7 @@ class LiveHub:
             self._close_here(int(envelope["close"]))
             return
         if "topic" in envelope:
-            self._deliver_watchers(str(envelope["topic"]), envelope["m"])
+            self.deliver_watchers(str(envelope["topic"]), envelope["m"])
             return
         message = envelope["m"]
         to = envelope.get("to")
@@ -275,7 +276,8 @@ class LiveHub:
             except Exception:
                 log.exception("live: a subscriber failed")
 
-    def _deliver_watchers(self, topic: str, message: Message) -> None:
+    def deliver_watchers(self, topic: str, message: Message) -> None:
+        """To the pages open on this process that follow ``topic``."""
         watching = self.watchers.get(topic)
         if not watching:
             return

@@ -27,8 +27,8 @@ OFFLINE, ONLINE, AT_TABLE, PLAYING = 0, 1, 2, 3
 STATES = ("offline", "online", "at_table", "playing")
 #: how often states (tables' statuses) and, with several processes, the counts are looked at
 TICK_S = 0.5
-#: the counts go to every open page at most this often (thousands of pages opening at once
-#: would otherwise each be told of every other)
+#: the counts go to the pages that show them at most this often (thousands of pages opening at
+#: once would otherwise each be told of every other)
 COUNTS_EVERY_S = 1.0
 #: how long a person's friend list is trusted (it is also dropped on every friends message)
 FRIENDS_TTL_S = 300.0
@@ -205,7 +205,8 @@ class Presence:
         }
         if counts != self.counts:
             self.counts = counts
-            self.hub.deliver_everyone({"type": "counts", **counts})
+            # only to the pages that show them (each process counts for its own pages)
+            self.hub.deliver_watchers("counts", {"type": "counts", **counts})
 
     async def friends_of(self, user_id: int) -> frozenset[int]:
         now = time.monotonic()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 #: message ids are a person's own counter (a 32-bit column)
 MessageId = Annotated[int, Field(ge=0, le=2**31 - 1)]
@@ -19,11 +19,19 @@ class Hello(BaseModel):
 
 
 class Watch(BaseModel):
-    """Follow (or stop following) what only some pages show: ``lobby``, the public tables."""
+    """Follow (or stop following) what only some pages show: ``lobby``, the public tables;
+    ``counts``, how many people are online and playing. A topic left out stays as it was."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["watch"]
-    lobby: bool
+    lobby: bool | None = None
+    counts: bool | None = None
+
+    @model_validator(mode="after")
+    def _names_a_topic(self) -> Watch:
+        if self.lobby is None and self.counts is None:
+            raise ValueError("watch names at least one of lobby, counts")
+        return self
 
 
 class Ping(BaseModel):

@@ -34,6 +34,8 @@ log = logging.getLogger("twentynine.live")
 PATH = "/ws/me"
 MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MAX_MESSAGE = 1024
+#: what a page may follow (``watch``): the public tables, the counts of people online
+TOPICS = ("lobby", "counts")
 #: messages a page may have waiting; one that falls further behind is closed (code 4000) and
 #: reconnects, catching up from the store
 OUTBOX_LIMIT = 256
@@ -183,7 +185,8 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
         pass
     finally:
         hub.detach(user_id, page)
-        hub.watch("lobby", page, False)
+        for topic in TOPICS:
+            hub.watch(topic, page, False)
         if opened:
             hub.presence.page_closed(user_id)
         await page.stop()
@@ -247,7 +250,12 @@ async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
         if isinstance(message, Hello):
             await _catch_up(hub, page, message.last_id, greet=False)
         elif isinstance(message, Watch):
-            hub.watch("lobby", page, message.lobby)
+            if message.lobby is not None:
+                hub.watch("lobby", page, message.lobby)
+            if message.counts is not None:
+                hub.watch("counts", page, message.counts)
+                if message.counts:  # the counts may have changed since hello: say them now
+                    page.push(encode({"type": "counts", **hub.presence.counts}))
         elif isinstance(message, Ping):
             page.push(b'{"type":"pong"}')
 

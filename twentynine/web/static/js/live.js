@@ -33,26 +33,38 @@ let attempt = 0;
 let timer = null;
 let pinger = null;
 let connectedBefore = false;
-let lobbyWatchers = 0; // pages showing the lobby: the server tells this socket of public tables
+// pages showing what only some pages show, by topic: the server tells this socket of it
+// (lobby: the public tables; counts: how many people are online and playing)
+const watchers = { lobby: 0, counts: 0 };
 
 function sendWatch() {
   if (ws && ws.readyState === WebSocket.OPEN) {
-    ws.send(JSON.stringify({ type: 'watch', lobby: lobbyWatchers > 0 }));
+    ws.send(JSON.stringify({ type: 'watch', lobby: watchers.lobby > 0, counts: watchers.counts > 0 }));
   }
+}
+
+function watch(topic) {
+  watchers[topic] += 1;
+  if (watchers[topic] === 1) sendWatch();
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    watchers[topic] -= 1;
+    if (watchers[topic] === 0) sendWatch();
+  };
 }
 
 /** Follow the public tables (``table_changed`` of kind public) until the returned function is
  * called: only pages showing the lobby are told of them. */
 export function watchLobby() {
-  lobbyWatchers += 1;
-  if (lobbyWatchers === 1) sendWatch();
-  let stopped = false;
-  return () => {
-    if (stopped) return;
-    stopped = true;
-    lobbyWatchers -= 1;
-    if (lobbyWatchers === 0) sendWatch();
-  };
+  return watch('lobby');
+}
+
+/** Follow the counts of people online and playing (``counts``) until the returned function is
+ * called: only pages showing them are told. */
+export function watchCounts() {
+  return watch('counts');
 }
 
 /** Call ``listener(message)`` for each message of ``type``; returns the way to stop. */
@@ -84,7 +96,7 @@ function connect() {
   ws = socket;
   socket.onopen = () => {
     attempt = 0;
-    if (lobbyWatchers > 0) sendWatch();
+    if (watchers.lobby > 0 || watchers.counts > 0) sendWatch();
     clearInterval(pinger);
     pinger = setInterval(() => {
       if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');

@@ -6,7 +6,7 @@ import { go } from '../router.js';
 import { isMember, session, setUser } from '../session.js';
 import { busy, field } from '../ui.js';
 import { cardEl } from '../cards.js';
-import { live, onLive } from '../live.js';
+import { live, onLive, watchCounts } from '../live.js';
 
 /** A solo table against the strongest bots there are; returns its id. */
 export async function startSolo() {
@@ -43,7 +43,7 @@ export function render(root) {
   if (session.user) {
     showCounts(live.counts);
     stops.push(onLive('counts', () => showCounts(live.counts)),
-      onLive('hello', () => showCounts(live.counts)));
+      onLive('hello', () => showCounts(live.counts)), watchCounts());
   } else {
     get('/api/live/counts').then(showCounts).catch(() => {});
   }
