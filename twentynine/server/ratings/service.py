@@ -152,7 +152,7 @@ async def shown_ratings(db: AsyncSession, user_ids: Sequence[int]) -> dict[int, 
             PlayerRating.user_id.in_(list(user_ids))
         )
     )
-    found = {uid: rating for uid, rating in rows.tuples()}
+    found = {uid: rating for uid, rating in rows.all()}
     return {uid: found.get(uid, NEW.rating) for uid in user_ids}
 
 

@@ -66,7 +66,7 @@ async def blocked_between(db: AsyncSession, user_ids: Iterable[int]) -> set[froz
             UserBlock.owner_id.in_(ids), UserBlock.target_id.in_(ids)
         )
     )
-    return {frozenset(pair) for pair in rows.tuples()}
+    return {frozenset(pair) for pair in rows.all()}
 
 
 async def hiders(
@@ -117,7 +117,7 @@ async def lists(db: AsyncSession, me: User) -> dict[str, list[dict[str, Any]]]:
             .where(model.owner_id == me.id)
             .order_by(model.created_at)
         )
-        out[key] = [{"id": uid, "name": name} for uid, name in rows.tuples()]
+        out[key] = [{"id": uid, "name": name} for uid, name in rows.all()]
     return out
 
 
@@ -265,7 +265,7 @@ async def reports(db: AsyncSession, status: str, limit: int = 200) -> list[dict[
         .order_by(ChatReport.id.desc())
         .limit(limit)
     )
-    return [report_json(r, name) for r, name in rows.tuples()]
+    return [report_json(r, name) for r, name in rows.all()]
 
 
 async def admin_ids(db: AsyncSession) -> list[int]:
@@ -295,7 +295,7 @@ async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
             .join(model, model.target_id == User.id)
             .where(model.owner_id == user_id)
         )
-        return [{"user_id": i, "first_name": n, "since": _iso(at)} for i, n, at in rows.tuples()]
+        return [{"user_id": i, "first_name": n, "since": _iso(at)} for i, n, at in rows.all()]
 
     reported = await db.scalars(select(ChatReport).where(ChatReport.reporter_id == user_id))
     return {
