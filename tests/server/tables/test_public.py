@@ -267,6 +267,51 @@ async def test_the_only_person_at_a_table_of_bots_pauses_and_resumes(live: LiveS
     await sock.close()
 
 
+async def test_a_table_nobody_plays_or_watches_pauses_until_someone_opens_it(
+    live: LiveServer,
+) -> None:
+    """Bots do not deal on for ever at a table everyone left: between deals, a table where no
+    person plays their own seat and nobody has it open pauses; it deals on when someone opens
+    it again."""
+    alice = await live.sign_in("alice@example.com", "Alice")
+    bob = await live.sign_in("bob@example.com", "Bob")
+    r = await alice.post(
+        "/api/tables", json={"kind": "public", "seats": ALL_BOTS, "takeover_seconds": 1}
+    )
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    sock = await TableSocket(live, alice, table_id).connect()
+    watcher = await TableSocket(live, bob, table_id).connect()
+    await sock.close()  # Alice goes; after a second her stand-in plays the seat
+    await watcher.wait_for(lambda st: bool(st["table"]["seats"][0]["standin"]), timeout=10)
+
+    # while Bob watches, the bots deal on
+    def deals_seen() -> int:
+        return events(watcher).count("new_deal")
+
+    await watcher.wait_for(lambda st: deals_seen() >= 1, timeout=60)
+    assert "paused" not in events(watcher)
+    # Bob goes too: at the deal's end the table pauses, and stays so
+    await watcher.close()
+    for _ in range(600):
+        if (await info(bob, table_id))["status"] == "paused":
+            break
+        await asyncio.sleep(0.1)
+    paused = await info(bob, table_id)
+    assert paused["status"] == "paused"
+    await asyncio.sleep(0.5)
+    assert (await info(bob, table_id))["version"] == paused["version"]
+
+    # Alice opens it again: it resumes, she has her seat back and a new deal is dealt
+    back = await TableSocket(live, alice, table_id).connect()
+    await back.wait_for(lambda st: st["table"]["status"] == "playing", timeout=5)
+    await back.wait_for(lambda st: "new_deal" in events(back), timeout=10)
+    told = [e for m in back.messages if m["type"] == "state" for e in m["events"]]
+    assert {"type": "resumed", "reason": "someone_here"} in told
+    assert not back.state["table"]["seats"][0]["standin"]  # type: ignore[index]
+    await back.close()
+
+
 async def test_leaving_hands_the_seat_to_a_bot_and_the_last_one_out_closes(
     live: LiveServer,
 ) -> None:

@@ -41,6 +41,8 @@ class TableParts:
     actions: list[dict[str, Any]]
     game_no: int
     deck_reset: bool
+    #: paused because nobody was here to play or watch (see ``Presence.nobody_here``)
+    paused_away: bool
     #: the events of the latest versions, for clients catching up (encoded)
     recent: deque[tuple[int, bytes]]
     conns: set[Connection]

@@ -98,6 +98,10 @@ class DealFlow(TableParts):
         game = self.game
         if game is None or not game.round.is_over or self.status != "playing":
             return  # a paused table deals again when it resumes
+        if await self.nobody_here():  # bots would deal and play for nobody, for ever
+            self.status, self.paused_away = "paused", True
+            await self._commit([{"type": "paused", "reason": "nobody_here"}])
+            return
         if self.deck_reset:
             deck = uniform_deck(self.rng)
             self.deck_reset = False

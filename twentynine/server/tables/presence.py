@@ -7,6 +7,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..ratings import hooks as ratings_hooks
 from .base import TableParts
 from .connection import Connection
 from .seats import STANDIN_LEVEL
@@ -16,6 +17,8 @@ class Presence(TableParts):
     async def connect(self, conn: Connection, last_version: int | None) -> dict[str, Any]:
         async def command() -> dict[str, Any]:
             self.conns.add(conn)
+            if self.paused_away:  # someone is here again: the table deals on
+                await self._resume_for(conn)
             if conn.seat is not None:
                 seat = self.seats[conn.seat]
                 seat.connections += 1
@@ -81,6 +84,33 @@ class Presence(TableParts):
                 await self._commit([{"type": "bot_takeover", "seat": seat_no}])
 
         return command
+
+    async def nobody_here(self) -> bool:
+        """Between deals: no person plays their own seat (every seat is a bot's, or a stand-in
+        plays it) and nobody has the table open, in a seat or watching (seats: on any process;
+        watchers: on this one). A table in that state is paused rather than dealt again, so
+        bots do not play on for ever at a table everyone left. Tournament tables play on (the
+        tournament waits for the match's result), and so does a rated game under way (its end
+        rates it)."""
+        if self.info.kind == "tournament" or ratings_hooks.in_play(self) or self.conns:
+            return False
+        for seat_no, seat in enumerate(self.seats):
+            if seat.user_id is None or seat.bot:
+                continue
+            if not seat.standin or await self._seat_connected(seat_no):
+                return False
+        return True
+
+    async def _resume_for(self, conn: Connection) -> None:
+        """A table paused for want of anyone deals again once someone opens it."""
+        self.paused_away = False
+        if self.status != "paused":
+            return
+        self.status = "playing"
+        await self._commit([{"type": "resumed", "reason": "someone_here"}])
+        game = self.game
+        if game is not None and game.round.is_over and self.leader:
+            self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
 
     async def _seat_connected(self, seat_no: int) -> bool:
         anywhere = await self.fanout.connected(self.info.id, seat_no)

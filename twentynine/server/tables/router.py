@@ -224,8 +224,9 @@ async def join(
         raise HTTPException(status_code=403, detail="guests may play solo against bots only")
     if await blocks(db, row.host_id, user.id) and runtime.seat_of(user.id) is None:
         raise HTTPException(status_code=403, detail="the table's host does not take you")
-    if runtime.status == "paused" and runtime.seat_of(user.id) is None:
+    if runtime.status == "paused" and not runtime.paused_away and runtime.seat_of(user.id) is None:
         # only its one person may resume a paused table; a second one would leave it stuck
+        # (a table paused because nobody was there deals on when someone opens it)
         raise HTTPException(status_code=409, detail="the table is paused; join when it resumes")
     try:
         seat = await runtime.join(user.id, user.first_name, body.seat)

@@ -130,6 +130,7 @@ class TableRuntime(
         self.actions: list[dict[str, Any]] = []
         self.game_no = 1
         self.deck_reset = False
+        self.paused_away = False
         #: the events of the latest versions, for clients catching up; kept encoded (bytes are
         #: no work for the garbage collector, and 200 versions of 1000 tables are many dicts)
         self.recent: deque[tuple[int, bytes]] = deque(maxlen=200)
@@ -173,6 +174,7 @@ class TableRuntime(
         self.totals = state.get("totals")
         self.game_no = int(state.get("game_no", 1))
         self.deck_reset = bool(state.get("deck_reset", False))
+        self.paused_away = bool(state.get("paused_away", False))
         self.actions = list(state.get("actions", []))
         causes = state.get("standin_causes") or {}
         for seat_no, level in (state.get("standins") or {}).items():
@@ -196,6 +198,7 @@ class TableRuntime(
             "actions": self.actions,
             "game_no": self.game_no,
             "deck_reset": self.deck_reset,
+            "paused_away": self.paused_away,
             "standins": {str(i): s.standin for i, s in enumerate(self.seats) if s.standin},
             "standin_causes": {
                 str(i): s.standin_cause for i, s in enumerate(self.seats) if s.standin
@@ -276,6 +279,7 @@ class TableRuntime(
             if not paused and self.status != "paused":
                 raise TableError("not_paused", "the table is not paused")
             self.status = "paused" if paused else "playing"
+            self.paused_away = False
             await self._commit([{"type": "paused" if paused else "resumed"}])
             game = self.game
             if not paused and game is not None and game.round.is_over and self.leader:

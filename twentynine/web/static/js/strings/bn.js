@@ -554,6 +554,7 @@ export default {
   ev_bot_keeps_seat: "{name} ফিরে না আসা পর্যন্ত বট তাঁর আসনে খেলবে।",
   ev_reset: "আয়োজক: {what}।",
   ev_paused: "থামানো হয়েছে।",
+  ev_paused_nobody: "থামানো হয়েছে: টেবিলে কেউ ছিল না। কেউ টেবিলটি খুললে আবার বাঁটা হবে।",
   ev_resumed: "খেলা আবার চলছে।",
   ev_closed: "টেবিল বন্ধ।",
   reason_first_hand_no_points: "প্রথম হাতের চার তাসে কোনো পয়েন্ট নেই",

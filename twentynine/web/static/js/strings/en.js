@@ -554,6 +554,7 @@ export default {
   ev_bot_keeps_seat: "A bot keeps {name}'s seat until they are back.",
   ev_reset: "The host: {what}.",
   ev_paused: "Paused.",
+  ev_paused_nobody: "Paused: nobody was at the table. It deals on when someone opens it.",
   ev_resumed: "Play resumes.",
   ev_closed: "The table is closed.",
   reason_first_hand_no_points: "the first hand's four cards hold no points",

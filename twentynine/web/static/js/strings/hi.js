@@ -554,6 +554,7 @@ export default {
   ev_bot_keeps_seat: "{name} के लौटने तक बॉट उनकी सीट पर खेलेगा।",
   ev_reset: "मेज़बान: {what}।",
   ev_paused: "रोका गया।",
+  ev_paused_nobody: "रोका गया: टेबल पर कोई नहीं था। कोई टेबल खोलेगा तो फिर बाँटा जाएगा।",
   ev_resumed: "खेल फिर शुरू।",
   ev_closed: "टेबल बंद है।",
   reason_first_hand_no_points: "पहले हाथ के चार पत्तों में कोई अंक नहीं",

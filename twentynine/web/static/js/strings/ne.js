@@ -554,6 +554,7 @@ export default {
   ev_bot_keeps_seat: "{name} नफर्किउन्जेल बटले उनको सिटमा खेल्छ।",
   ev_reset: "आयोजक: {what}।",
   ev_paused: "रोकियो।",
+  ev_paused_nobody: "रोकियो: टेबलमा कोही थिएन। कसैले टेबल खोलेपछि फेरि बाँडिन्छ।",
   ev_resumed: "खेल फेरि सुरु।",
   ev_closed: "टेबल बन्द भयो।",
   reason_first_hand_no_points: "पहिलो हातका चार तासमा कुनै अंक छैन",

@@ -50,7 +50,7 @@ export function eventText(event, names, before = {}) {
     case 'timeout': return t('ev_timeout', { name: who(event.seat) });
     case 'bot_keeps_seat': return t('ev_bot_keeps_seat', { name: who(event.seat) });
     case 'reset': return t(`ev_reset_${event.what}`);
-    case 'paused': return t('ev_paused');
+    case 'paused': return t(event.reason === 'nobody_here' ? 'ev_paused_nobody' : 'ev_paused');
     case 'resumed': return t('ev_resumed');
     case 'closed': return t('ev_closed');
     case 'rated': return t(event.reason === 'left' ? 'ev_rated_left' : 'ev_rated');
