@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +18,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import migrate
 from .accounts.oidc import router as oidc_router
 from .accounts.router import router as accounts_router
+from .accounts.signout import close_table_sockets
 from .admin.router import router as admin_router
 from .db import make_engine, make_sessionmaker
 from .friends.router import router as friends_router
@@ -119,6 +121,9 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
     app.state.settings = settings
     app.state.mailer = Mailer(settings)
     app.state.live = LiveHub()
+    # a person whose sessions end (account disabled or deleted) loses their table sockets on
+    # every process at once, with their live pages
+    app.state.live.on_close.append(functools.partial(close_table_sockets, app))
     app.state.guest_limiter = SlidingWindow(20, 3600)
     app.state.startup_hooks = []
     app.state.shutdown_hooks = []

@@ -10,7 +10,9 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 import pytest_asyncio
+import websockets
 
 from ..conftest import (
     PG_URL,
@@ -23,6 +25,7 @@ from ..conftest import (
     start_live,
     two_server_processes,
 )
+from ..tables.wsclient import TableSocket
 from ..test_crash import Remote
 from .meclient import MeSocket
 
@@ -100,6 +103,36 @@ async def test_friends_presence_and_catch_up_across_two_processes(
     assert (await bo_back.next("friend_removed"))["seq"] == seen + 1
     assert (await bo_back.next("friend_request"))["seq"] == seen + 2
     await bo_back.close()
+
+
+async def test_a_disabled_account_loses_its_sockets_on_every_process_at_once(
+    two_processes: tuple[Remote, Remote],
+) -> None:
+    """The admin disables an account through process one; its live page and its table socket,
+    both open on process two, close within a second, and the table socket may not come back."""
+    one, two = two_processes
+    admin = await one.sign_in("ada@example.com", "Ada")  # the first account is an admin
+    bo = await two.sign_in("bo@example.com", "Bo")
+    bo_id = int((await bo.get("/api/me")).json()["id"])
+    r = await bo.post(
+        "/api/tables",
+        json={"kind": "solo", "seats": ["me", "bot:random", "bot:random", "bot:random"]},
+    )
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    page = await MeSocket(two, bo).connect()
+    table = await TableSocket(two, bo, table_id).connect()
+    t0 = time.monotonic()
+    r = await admin.post(f"/api/admin/users/{bo_id}/disable")
+    assert r.status_code == 200, r.text
+    assert await page.closed_with(timeout=1.5) == 4401
+    await asyncio.wait_for(table.reader, 1.5)  # type: ignore[arg-type]
+    assert time.monotonic() - t0 < 1.5
+    assert table.ws.close_code is not None
+    # coming back is refused: the socket is accepted, then closed with 4401 ("sign in first")
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await TableSocket(two, bo, table_id).connect()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
 
 
 async def test_two_sites_sharing_one_redis_never_see_each_others_messages(

@@ -22,12 +22,10 @@ def close_table_sockets(app: Any, user_id: int) -> int:
 
 
 async def end_presence(app: Any, user_id: int, reason: str) -> None:
-    """After the sessions were revoked: close this process's table sockets, tell the open pages
-    on every process, then close them (the live hub's ``close_pages``: code 4401). A table
-    socket on another process ends when it next reconnects."""
-    close_table_sockets(app, user_id)
+    """After the sessions were revoked: tell the open pages on every process, then close them
+    and the person's table sockets, on every process (the live hub's ``close_pages``: pages
+    with code 4401; table sockets as :func:`close_table_sockets` does, through the hub's
+    ``on_close``)."""
     live = app.state.live
     await live.send([user_id], {"type": "signed_out", "user_id": user_id, "reason": reason})
-    close_pages = getattr(live, "close_pages", None)  # the live package's (landing on main)
-    if close_pages is not None:
-        await close_pages(user_id)
+    await live.close_pages(user_id)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -91,6 +91,9 @@ class LiveHub:
         self._pruner: asyncio.Task[None] | None = None
         self._posted: set[asyncio.Task[None]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once started
+        #: what else closes a person's sockets on this process when ``close_pages`` reaches it
+        #: (the app adds its tables': a disabled account's table sockets close on every process)
+        self.on_close: list[Callable[[int], object]] = []
 
     # -- life ------------------------------------------------------------------------------------
     async def start(self, maker: async_sessionmaker[AsyncSession], relay: Relay) -> None:
@@ -205,11 +208,17 @@ class LiveHub:
 
     async def close_pages(self, user_id: int) -> None:
         """Close every open page of ``user_id`` on every process (code 4401: their sessions
-        ended, or their account went): call it after ending the sessions."""
+        ended, or their account went), and what ``on_close`` closes there (their table
+        sockets): call it after ending the sessions."""
         self._close_here(user_id)
         await self._publish({"close": user_id})
 
     def _close_here(self, user_id: int) -> None:
+        for hook in self.on_close:
+            try:
+                hook(user_id)
+            except Exception:
+                log.exception("live: closing the sockets of %d failed", user_id)
         for sub in list(self.subscribers.get(user_id, ())):
             end = getattr(sub, "end", None)
             if end is not None:
