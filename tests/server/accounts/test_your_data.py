@@ -45,7 +45,7 @@ async def add_deal(app: FastAPI, seat_users: list[int | None]) -> int:
 
 
 async def test_download_your_data(app: FastAPI) -> None:
-    await sign_in(app, "ada@example.com", "Ada")
+    ada = await sign_in(app, "ada@example.com", "Ada")  # the first account: may organise
     bea = await sign_in(app, "bea@example.com", "Bea")
     cy = await sign_in(app, "cy@example.com", "Cy")
     await befriend(bea, cy, "cy@example.com")
@@ -54,6 +54,13 @@ async def test_download_your_data(app: FastAPI) -> None:
     await bea.post("/api/tier-requests", json={"note": "our Friday game"})
     await bea.patch("/api/me", json={"avatar": "fox"})
     deal = await add_deal(app, [bea_id, None, cy_id, None])
+    r = await ada.post(
+        "/api/tournaments", json={"name": "Chematoodlon", "format": "knockout", "match_deals": 1}
+    )
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    r = await bea.post(f"/api/tournaments/{tid}/entries", json={"partner_email": "cy@example.com"})
+    assert r.status_code == 201, r.text
 
     r = await bea.get("/api/me/data")
     assert r.status_code == 200
@@ -67,6 +74,19 @@ async def test_download_your_data(app: FastAPI) -> None:
     assert [t["note"] for t in data["tier_requests"]] == ["our Friday game"]
     assert [(d["deal_id"], d["seat"]) for d in data["deals_played"]] == [(deal, 0)]
     assert len(data["sessions"]) == 1 and "id" not in data["sessions"][0]
+    assert [(e["tournament"], e["as"], e["status"]) for e in data["tournament_entries"]] == [
+        ("Chematoodlon", "registered", "partner")  # waiting for the partner to confirm
+    ]
+    assert data["tournaments_organised"] == []
+    partner = (await cy.get("/api/me/data")).json()
+    assert [(e["tournament_id"], e["as"]) for e in partner["tournament_entries"]] == [
+        (tid, "partner")
+    ]
+    organiser = (await ada.get("/api/me/data")).json()
+    assert [(t["id"], t["name"]) for t in organiser["tournaments_organised"]] == [
+        (tid, "Chematoodlon")
+    ]
+    assert organiser["tournament_entries"] == []
     text = r.text
     assert "cy@example.com" not in text  # a friend's address is theirs, not Bea's
     assert (await client_for(app).get("/api/me/data")).status_code == 401

@@ -20,6 +20,7 @@ from ..matchmaking import service as matchmaking
 from ..ratings import service as ratings
 from ..safety import service as safety
 from ..tables.models import ChatMessage, GameTable, TableSeat
+from ..tournaments import service as tournaments
 from .models import LoginToken, OIDCIdentity, RateEvent, User, UserSession
 
 #: the name a deleted account's seats and chat lines show
@@ -159,6 +160,7 @@ async def export(db: AsyncSession, user: User) -> dict[str, Any]:
         ],
         **await ratings.your_data(db, uid),
         **await safety.your_data(db, uid),
+        **await tournaments.your_data(db, uid),
     }
 
 

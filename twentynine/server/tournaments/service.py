@@ -536,3 +536,42 @@ async def table_status(db: AsyncSession, table_ids: Sequence[str]) -> dict[str, 
         return {}
     rows = await db.scalars(select(GameTable).where(GameTable.id.in_(list(table_ids))))
     return {r.id: r for r in rows}
+
+
+async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
+    """What tournaments keep of ``user_id`` (the profile's download): the events they organise
+    and their entries, alone or as someone's partner."""
+    organised = await db.scalars(
+        select(Tournament).where(Tournament.organiser_id == user_id).order_by(Tournament.id)
+    )
+    entries = await db.execute(
+        select(Entry, Tournament.name)
+        .join(Tournament, Tournament.id == Entry.tournament_id)
+        .where((Entry.user_id == user_id) | (Entry.partner_id == user_id))
+        .order_by(Entry.id)
+    )
+    return {
+        "tournaments_organised": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "format": t.format,
+                "status": t.status,
+                "created_at": iso(t.created_at),
+            }
+            for t in organised
+        ],
+        "tournament_entries": [
+            {
+                "tournament_id": e.tournament_id,
+                "tournament": name,
+                "entry_id": e.id,
+                "team": e.name,
+                "as": "registered" if e.user_id == user_id else "partner",
+                "status": e.status,
+                "paid": e.paid,
+                "created_at": iso(e.created_at),
+            }
+            for e, name in entries.all()
+        ],
+    }
