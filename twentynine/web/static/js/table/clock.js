@@ -13,7 +13,7 @@ const CLOCK_SVG = '<svg viewBox="0 0 16 16" width="12" height="12" fill="none" '
   + '<path d="M8 9V6M8 9h2.5M6 1.5h4"/></svg>';
 
 /** Seconds a move a table may have (0: no clock). */
-export const TURN_SECONDS = [0, 10, 15, 20, 30, 45, 60, 90, 120];
+export const TURN_SECONDS = [0, 5, 10, 15, 20, 30, 45, 60, 90, 120]; // the API's 5-120, or none
 
 /** The server's time minus this page's, from a message that came at `receivedAt` (ms). */
 export function clockOffset(table, receivedAt) {
