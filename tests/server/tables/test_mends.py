@@ -128,7 +128,10 @@ async def test_last_to_join_is_not_away_and_leaving_leaves_no_countdown(
     assert left == [{"type": "seat_left", "seat": seat, "name": "Jay", "bot": True}]
     # his socket watches on as a viewer's: the seat's hand is the bot's now
     await jay.wait_for(lambda st: st["table"]["you"]["spectator"] is True)
-    assert jay.state is not None and jay.state["view"]["hands"][seat] is None
+    assert jay.state is not None
+    view = jay.state["view"]
+    # (every hand is shown to all once a deal is over: a first deal may end invalid at once)
+    assert view["hands"][seat] is None or view["phase"] == "over"
     await asyncio.sleep(0.5)
     state = host_sock.state
     assert state is not None

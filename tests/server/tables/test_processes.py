@@ -64,3 +64,40 @@ async def test_two_processes_serve_one_table(live_pair: tuple[LiveServer, LiveSe
     assert played and played == played_b  # the same cards in the same order on both processes
     for s in socks:
         await s.close()
+
+
+async def test_a_seat_connected_on_the_other_process_is_drawn_as_here(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """Ana's page is on process a, Bo's on b: each page draws the other's seat as connected
+    (not away), and sees it go and come back, within a second, though no change is stored."""
+    a, b = live_pair
+    ana = await a.sign_in("ana@example.com", "Ana")
+    bo_a = await a.sign_in("bo@example.com", "Bo")
+    bo = b.client()
+    bo.cookies.update(bo_a.cookies)
+    r = await ana.post(
+        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    assert (await bo.post(f"/api/tables/{table_id}/join", json={"seat": 1})).status_code == 200
+
+    def connected(sock: TableSocket, seat: int) -> bool:
+        return bool(sock.state and sock.state["table"]["seats"][seat]["connected"])
+
+    ana_page = await TableSocket(a, ana, table_id).connect()
+    bo_page = await TableSocket(b, bo, table_id).connect()
+    assert connected(bo_page, 0)  # Ana's page is open on the other process
+    await ana_page.wait_for(lambda st: connected(ana_page, 1), timeout=1)
+    version = ana_page.version
+
+    await bo_page.close()
+    await ana_page.wait_for(lambda st: not connected(ana_page, 1), timeout=1)
+    back = await TableSocket(b, bo, table_id).connect()
+    await ana_page.wait_for(lambda st: connected(ana_page, 1), timeout=1)
+    assert ana_page.version == back.version == version  # told, not stored
+    told = [e["type"] for m in ana_page.messages if m["type"] == "state" for e in m["events"]]
+    assert told.count("seat_gone") == 1 and told.count("seat_here") >= 2
+    for sock in (ana_page, back):
+        await sock.close()

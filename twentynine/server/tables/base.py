@@ -43,6 +43,8 @@ class TableParts:
     deck_reset: bool
     #: paused because nobody was here to play or watch (see ``Presence.nobody_here``)
     paused_away: bool
+    #: seats with a connection on another process, as last looked up (the seat's ``connected``)
+    elsewhere: dict[int, bool]
     #: the events of the latest versions, for clients catching up (encoded)
     recent: deque[tuple[int, bytes]]
     conns: set[Connection]

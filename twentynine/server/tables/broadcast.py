@@ -67,7 +67,8 @@ class Broadcast(TableParts):
                     "bot": s.bot if not s.bot.startswith("http") else "external",
                     "standin": bool(s.standin),
                     "joined": s.joined or s.is_bot,
-                    "connected": s.connections > 0 or s.is_bot,
+                    # here, or on another process (``elsewhere``)
+                    "connected": s.connections > 0 or self.elsewhere.get(i, False) or s.is_bot,
                     "takeover_at": s.takeover_at,
                     "timeouts": s.timeouts,
                     "kept": s.standin_cause == "clock",  # by the clock's stand-in: "I'm back"

@@ -38,6 +38,7 @@ class Fanout(Protocol):
     async def lead(self, table_id: str) -> bool: ...
     async def presence(self, table_id: str, seat: int, count: int) -> None: ...
     async def connected(self, table_id: str, seat: int) -> bool | None: ...
+    async def connected_elsewhere(self, table_id: str, seat: int) -> bool: ...
 
 
 class LocalFanout:
@@ -63,6 +64,9 @@ class LocalFanout:
 
     async def connected(self, table_id: str, seat: int) -> bool | None:
         return None  # ask the runtime's own counts
+
+    async def connected_elsewhere(self, table_id: str, seat: int) -> bool:
+        return False  # there is nowhere else
 
 
 class RedisFanout:
@@ -144,6 +148,16 @@ class RedisFanout:
     async def connected(self, table_id: str, seat: int) -> bool | None:
         async for _ in self.redis.scan_iter(match=f"tn:presence:{table_id}:{seat}:*", count=100):
             return True
+        return False
+
+    async def connected_elsewhere(self, table_id: str, seat: int) -> bool:
+        """Has the seat a connection on another process (its presence key, kept alive)?"""
+        mine = self._presence_key(table_id, seat)
+        async for key in self.redis.scan_iter(
+            match=f"tn:presence:{table_id}:{seat}:*", count=100
+        ):
+            if key != mine:
+                return True
         return False
 
     async def _refresh(self) -> None:

@@ -107,6 +107,9 @@ class TableManager:
                 fanout=self.fanout,
             )
             runtime.notices = self.notices
+            for i, seat in enumerate(seats):  # its people's pages on other processes
+                if seat.user_id is not None and not seat.bot:
+                    runtime.elsewhere[i] = await self.fanout.connected_elsewhere(table_id, i)
             self.tables[table_id] = runtime
             runtime.start()
         if runtime.leader:  # one process: it runs everything this table had under way

@@ -23,6 +23,8 @@ class Presence(TableParts):
                 seat = self.seats[conn.seat]
                 seat.connections += 1
                 await self.fanout.presence(self.info.id, conn.seat, seat.connections)
+                if seat.connections == 1:  # the other processes' pages draw it as here
+                    await self._tell_presence(conn.seat)
                 # a stand-in the clock put there keeps the seat until the person says so
                 away_standin = bool(seat.standin) and seat.standin_cause != "clock"
                 if seat.away_since is not None or away_standin or seat.takeover_at:
@@ -53,12 +55,13 @@ class Presence(TableParts):
                 return  # they left the seat (a bot or someone else has it): nobody is away
             seat.connections = max(0, seat.connections - 1)
             await self.fanout.presence(self.info.id, conn.seat, seat.connections)
-            if (
-                seat.connections == 0
-                and self.status == "playing"
-                and not seat.standin  # a bot already keeps the seat (the clock's stand-in)
-                and not await self._seat_connected(conn.seat)
-            ):
+            if seat.connections > 0:
+                return
+            await self._tell_presence(conn.seat)
+            if await self._seat_connected(conn.seat):
+                return  # a page of theirs is open on another process
+            # a bot already keeping the seat (the clock's stand-in) leaves nobody away
+            if self.status == "playing" and not seat.standin:
                 seat.away_since = time.monotonic()
                 wait = self.info.takeover_seconds
                 seat.takeover_at = time.time() + wait
@@ -66,6 +69,8 @@ class Presence(TableParts):
                     self._start_timer(f"takeover-{conn.seat}", wait, self._takeover(conn.seat))
                 # stored, so that whichever process leads the table runs the takeover
                 await self._commit([{"type": "seat_away", "seat": conn.seat, "seconds": wait}])
+            else:  # nothing to store: the other pages here draw the seat as gone
+                self._broadcast([{"type": "seat_gone", "seat": conn.seat}])
 
         await self.submit(command)
         await self._close(conn)
@@ -111,6 +116,28 @@ class Presence(TableParts):
         game = self.game
         if game is not None and game.round.is_over and self.leader:
             self._start_timer("next-deal", self.settings.next_deal_seconds, self._next_deal)
+
+    # -- a seat's connections on other processes ---------------------------------------------------
+    async def _tell_presence(self, seat_no: int) -> None:
+        """This process's first connection of the seat opened, or its last closed: the other
+        processes look again whether the seat is connected anywhere (``look_elsewhere``)."""
+        await self.fanout.publish(self.info.id, {"type": "seat_presence", "seat": seat_no})
+
+    def look_elsewhere(self, seat_no: int) -> Callable[[], Awaitable[None]]:
+        """A command: is the seat connected on another process? The pages here are told when
+        that changes whether it is connected at all (``seat_here``, ``seat_gone``: not
+        stored, the version stays)."""
+
+        async def command() -> None:
+            seat = self.seats[seat_no]
+            before = seat.connections > 0 or self.elsewhere.get(seat_no, False)
+            there = await self.fanout.connected_elsewhere(self.info.id, seat_no)
+            self.elsewhere[seat_no] = there
+            after = seat.connections > 0 or there
+            if before != after:
+                self._broadcast([{"type": "seat_here" if after else "seat_gone", "seat": seat_no}])
+
+        return command
 
     async def _seat_connected(self, seat_no: int) -> bool:
         anywhere = await self.fanout.connected(self.info.id, seat_no)

@@ -51,9 +51,15 @@ class Remote(TableParts):
         await self._tell_missed(self.version)
 
     async def on_remote(self, message: dict[str, Any]) -> None:
-        """A change another process stored, or a chat line it received. Queued, not waited
-        for: the fanout's reader goes straight on to the next message (a command may be
-        waiting for exactly that message, see ``_tell_missed``)."""
+        """A change another process stored, a chat line it received, or a seat's connections
+        there that began or ended. Queued, not waited for: the fanout's reader goes straight
+        on to the next message (a command may be waiting for exactly that message, see
+        ``_tell_missed``)."""
+        if message.get("type") == "seat_presence":
+            seat_no = message.get("seat")
+            if isinstance(seat_no, int) and 0 <= seat_no < len(self.seats):
+                self.post(self.look_elsewhere(seat_no))
+            return
 
         if message.get("type") != "chat":
             version = int(message.get("version", 0))

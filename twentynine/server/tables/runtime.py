@@ -131,6 +131,7 @@ class TableRuntime(
         self.game_no = 1
         self.deck_reset = False
         self.paused_away = False
+        self.elsewhere = {}
         #: the events of the latest versions, for clients catching up; kept encoded (bytes are
         #: no work for the garbage collector, and 200 versions of 1000 tables are many dicts)
         self.recent: deque[tuple[int, bytes]] = deque(maxlen=200)
