@@ -99,9 +99,7 @@ async def test_the_countdown_runs_and_the_bot_moves_at_zero(
     await page.locator(f"{TABLE}:not([data-version='{version}'])").wait_for(timeout=8000)
     assert time.monotonic() - seen_at < 7.0
     log = page.locator("ol.log")
-    await log.get_by_text("a bot made the move", exact=False).first.wait_for(
-        state="attached"
-    )
+    await log.get_by_text("a bot made the move", exact=False).first.wait_for(state="attached")
 
     # a second timeout in a row: the bot keeps the seat until "I'm back"
     kept = page.locator("[data-testid=kept]")

@@ -153,9 +153,7 @@ class RedisFanout:
     async def connected_elsewhere(self, table_id: str, seat: int) -> bool:
         """Has the seat a connection on another process (its presence key, kept alive)?"""
         mine = self._presence_key(table_id, seat)
-        async for key in self.redis.scan_iter(
-            match=f"tn:presence:{table_id}:{seat}:*", count=100
-        ):
+        async for key in self.redis.scan_iter(match=f"tn:presence:{table_id}:{seat}:*", count=100):
             if key != mine:
                 return True
         return False
