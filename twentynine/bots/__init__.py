@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from .base import Bot
 from .beginner import BeginnerBot
+from .calls import DD_BIAS
 from .expert import ExpertBot
 from .intermediate import IntermediateBot
 from .random_bot import RandomBot
@@ -27,6 +28,10 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     "expert-search": ExpertBot,
     # the same without inference (calls by search, every sampled deal alike)
     "expert-noinfer": lambda seed: ExpertBot(seed, inference=False),
+    # calls by search with the solver's bias to the bidder discounted (calls.DD_BIAS)
+    "expert-cal": lambda seed: ExpertBot(seed, dd_bias=DD_BIAS),
+    "expert-cal3": lambda seed: ExpertBot(seed, dd_bias=3.0),
+    "expert-hybrid": lambda seed: ExpertBot(seed, calls="hybrid", dd_bias=DD_BIAS),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }
