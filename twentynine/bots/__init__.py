@@ -32,6 +32,13 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     "expert-cal": lambda seed: ExpertBot(seed, dd_bias=DD_BIAS),
     "expert-cal3": lambda seed: ExpertBot(seed, dd_bias=3.0),
     "expert-hybrid": lambda seed: ExpertBot(seed, calls="hybrid", dd_bias=DD_BIAS),
+    # the same three without weighing the play's sampled deals by the auction, and the rules'
+    # calls with that weighing: which part of the searched expert helps, which hurts
+    "expert-cal-noinfer": lambda seed: ExpertBot(seed, dd_bias=DD_BIAS, inference=False),
+    "expert-hybrid-noinfer": lambda seed: ExpertBot(
+        seed, calls="hybrid", dd_bias=DD_BIAS, inference=False
+    ),
+    "expert-rules-infer": lambda seed: ExpertBot(seed, calls="rules", inference=True),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }
