@@ -13,7 +13,9 @@ real game.
 ``ExpertBot(calls="rules", inference=False)`` is the expert as it was before the calls were
 searched and the sampled deals weighed. It is still the ``expert`` level that tables and the Bhoos
 server offer: the searched calls (the ``expert-search`` variant) measured weaker so far (see
-``bots/__init__.py``).
+``bots/__init__.py``), and so did they calibrated (``dd_bias``: a solved sample counts a contract
+made only with that many points to spare) and the rules' bids with searched trump and doubles
+(``calls="hybrid"``).
 """
 
 from __future__ import annotations
