@@ -200,7 +200,13 @@ def main() -> None:
 
         return make
 
-    totals = {"games": [0, 0], "contracts": [0, 0], "made": [0, 0], "invalid": 0, "seconds": 0.0}
+    totals: dict[str, Any] = {
+        "games": [0, 0],
+        "contracts": [0, 0],
+        "made": [0, 0],
+        "invalid": 0,
+        "seconds": 0.0,
+    }
     per_seed = []
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:

@@ -683,3 +683,33 @@ def test_the_reserve_learns_what_the_game_servers_clock_adds() -> None:
         assert again.budget_ms < before / 2
     finally:
         player.close()
+
+
+def test_the_served_expert_spends_its_plan_and_never_the_deals_time() -> None:
+    """The expert served over whole deals, each seat's ``timeRemaining`` charged with every
+    answer's own time: it uses the time (its searched answers take a real share of it), each
+    answer stays within its planned budget, and every seat ends its deal with time left."""
+    player = bhoos_server.BhoosPlayer("expert", seed=5)
+    player.warm_up()
+    rules = preset("bhoos")
+    rng = random.Random(19)
+    try:
+        for _ in range(2):
+            deck = list(range(32))
+            rng.shuffle(deck)
+            state, _ = start_round(rules, 3, deck)
+            left = [float(bhoos_server.DEAL_TIME_MS)] * 4
+            spent = [0.0] * 4
+            while not state.is_over:
+                seat = to_act(state)[0]
+                v = view(state, seat)
+                endpoint, body = view_request(v, int(left[seat]))
+                ans = player.answer(endpoint, body)
+                assert ans.elapsed_ms <= ans.budget_ms + 40, ans
+                left[seat] -= ans.elapsed_ms
+                spent[seat] += ans.elapsed_ms
+                state, _ = apply(state, ans.action)
+            assert min(left) > 0, left
+            assert max(spent) > bhoos_server.DEAL_TIME_MS / 4, spent  # the time is used
+    finally:
+        player.close()

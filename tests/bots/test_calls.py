@@ -10,7 +10,7 @@ import random
 import pytest
 
 from tests.engine.helpers import mask
-from twentynine.bots.calls import CallSearch, bid_by_search, call_weight, deal_sample
+from twentynine.bots.calls import DD_BIAS, CallSearch, bid_by_search, call_weight, deal_sample
 from twentynine.bots.expert import ExpertBot
 from twentynine.engine import STANDARD, Act, apply, legal_actions, preset, start_round
 from twentynine.engine.round import to_act
@@ -96,6 +96,22 @@ def test_a_strong_hand_opens_and_a_weak_one_passes() -> None:
     search = CallSearch(random.Random(4), max_samples=24)
     weak = bid_by_search(_opening_view("7C 8D QH TH"), search, math.inf)
     assert weak is not None and weak.act is Act.PASS
+
+
+def test_the_calibrated_bidder_passes_what_the_solvers_optimism_would_open() -> None:
+    """Jack of clubs, Ace-eight of hearts, Ace of spades: the solved samples make 16 more
+    often than not when every card is seen, but not with ``DD_BIAS`` points to spare, so the
+    calibrated expert passes where the uncalibrated one opens; a strong hand still opens."""
+    hand = "JC AH 8H AS"
+    bold = bid_by_search(_opening_view(hand), CallSearch(random.Random(4), 24), math.inf)
+    assert bold is not None and bold.act is Act.BID
+    calibrated = CallSearch(random.Random(4), 24, bias=DD_BIAS)
+    careful = bid_by_search(_opening_view(hand), calibrated, math.inf)
+    assert careful is not None and careful.act is Act.PASS
+    strong = bid_by_search(
+        _opening_view("JS 9S AS TS"), CallSearch(random.Random(4), 24, bias=DD_BIAS), math.inf
+    )
+    assert strong is not None and strong.act is Act.BID
 
 
 def test_too_little_time_leaves_the_call_to_the_rules_of_thumb() -> None:

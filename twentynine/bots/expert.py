@@ -13,7 +13,9 @@ real game.
 ``ExpertBot(calls="rules", inference=False)`` is the expert as it was before the calls were
 searched and the sampled deals weighed. It is still the ``expert`` level that tables and the Bhoos
 server offer: the searched calls (the ``expert-search`` variant) measured weaker so far (see
-``bots/__init__.py``).
+``bots/__init__.py``), and so did they calibrated (``dd_bias``: a solved sample counts a contract
+made only with that many points to spare) and the rules' bids with searched trump and doubles
+(``calls="hybrid"``).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class ExpertBot(IntermediateBot):
         calls: str = "search",
         inference: bool = True,
         max_worlds: int = MAX_WORLDS,
+        dd_bias: float = 0.0,
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
@@ -65,15 +68,19 @@ class ExpertBot(IntermediateBot):
         self.budget_ms = budget_ms
         #: solve exactly this many sampled deals, whatever the time (repeatable, for tests)
         self.fixed_worlds = worlds
-        #: "search": bid, name trump and double by search; "rules": as the intermediate
-        if calls not in ("search", "rules"):
-            raise ValueError(f"calls must be 'search' or 'rules', not {calls!r}")
-        self.calls_by_search = calls == "search"
+        #: "search": bid, name trump and double by search; "rules": as the intermediate;
+        #: "hybrid": bid by the rules, then name trump and double by search
+        if calls not in ("search", "rules", "hybrid"):
+            raise ValueError(f"calls must be 'search', 'rules' or 'hybrid', not {calls!r}")
+        self.calls_by_search = calls != "rules"
+        self.bids_by_search = calls == "search"
         #: weigh the play's sampled deals by the likelihood of the auction
         self.inference = inference
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
-        self._calls = CallSearch(random.Random(None if seed is None else seed + 1))
+        #: points a searched contract must make beyond its target in a solved sample to count
+        #: (``calls.DD_BIAS``: the open-hand solver flatters the bidder)
+        self._calls = CallSearch(random.Random(None if seed is None else seed + 1), bias=dd_bias)
         if worlds:  # repeatable: a fixed number of samples, whatever the time
             self._calls.max_samples = max(MIN_CALL_SAMPLES, worlds)
 
@@ -101,7 +108,7 @@ class ExpertBot(IntermediateBot):
         else:
             deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
         if view.phase is Phase.AUCTION:
-            return bid_by_search(view, self._calls, deadline)
+            return bid_by_search(view, self._calls, deadline) if self.bids_by_search else None
         if view.phase is Phase.TRUMP:
             return trump_by_search(view, self._calls, deadline)
         if view.phase is Phase.DOUBLING:
