@@ -184,11 +184,15 @@ class GcPauses:
         self.longest_by_generation = [0.0, 0.0, 0.0]
         #: (perf_counter at the end, generation, seconds) of the pauses over 10 ms
         self.long: list[tuple[float, int, float]] = []
+        #: what the first middle-generation passes walk: (objects, the commonest types)
+        self.census: list[tuple[int, list[tuple[str, int]]]] = []
 
     def _callback(self, phase: str, info: dict[str, Any]) -> None:
         if not self.on:
             return
         if phase == "start":
+            if info["generation"] == 1 and len(self.census) < 3:
+                self._count_young()  # before the clock starts: not part of the pause
             self._start = time.perf_counter()
             return
         pause = time.perf_counter() - self._start
@@ -201,13 +205,25 @@ class GcPauses:
         if pause > 0.01:
             self.long.append((time.perf_counter(), generation, pause))
 
+    def _count_young(self) -> None:
+        """The objects a middle-generation pass is about to walk (generations 0 and 1), by
+        type."""
+        import gc
+
+        found = Counter(type(o).__qualname__ for g in (0, 1) for o in gc.get_objects(g))
+        self.census.append((sum(found.values()), found.most_common(8)))
+
     def describe(self) -> str:
-        return (
+        lines = [
             f"garbage collector: {self.seconds:.3f} s in {sum(self.runs)} passes "
             f"(generations 0/1/2: {'/'.join(map(str, self.runs))} passes, "
             f"{'/'.join(f'{t * 1000:.0f}' for t in self.by_generation)} ms in all, longest "
             f"{'/'.join(f'{t * 1000:.1f}' for t in self.longest_by_generation)} ms)"
-        )
+        ]
+        for total, common in self.census:
+            kinds = ", ".join(f"{name} {n}" for name, n in common)
+            lines.append(f"  a middle pass walked {total} objects: {kinds}")
+        return "\n".join(lines)
 
 
 class Timing:
