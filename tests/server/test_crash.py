@@ -11,14 +11,9 @@ from typing import Any
 import httpx
 
 from .conftest import (
-    PG_URL,
-    REDIS_URL,
     Client,
     LiveServer,
-    _database_url,
-    _drop_database,
-    _fresh_database,
-    need_services,
+    two_server_processes,
 )
 from .procs import ServerProcess, free_port
 from .tables.wsclient import TableSocket, play_until, unexpected_errors
@@ -111,12 +106,7 @@ async def test_sqlite_server_killed_and_restarted(tmp_path: Path) -> None:
 
 
 async def test_postgres_redis_fail_over_to_the_other_process(tmp_path: Path) -> None:
-    need_services("postgresql", "redis")
-    fresh = await _fresh_database(PG_URL)
-    url = _database_url(PG_URL, fresh)
-    one = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
-    two = ServerProcess(tmp_path, free_port(), url, REDIS_URL).start()
-    try:
+    async with two_server_processes(tmp_path) as (one, two):
         remote_one, remote_two = Remote(one.url), Remote(two.url)
         me, table_id, sock = await solo_game(remote_one)
         await play_some(sock, 8)
@@ -131,7 +121,3 @@ async def test_postgres_redis_fail_over_to_the_other_process(tmp_path: Path) -> 
         await play_until([again], lambda: deals(again) >= target, timeout=120)
         assert unexpected_errors(again) == []
         await again.close()
-    finally:
-        one.stop()
-        two.stop()
-        await _drop_database(PG_URL, fresh)
