@@ -169,6 +169,7 @@ class GcPauses:
 
         self.reset()
         self._start = 0.0
+        self._cpu_start = 0.0
         self.on = True
         gc.callbacks.append(self._callback)
 
@@ -184,8 +185,13 @@ class GcPauses:
         self.longest_by_generation = [0.0, 0.0, 0.0]
         #: (perf_counter at the end, generation, seconds) of the pauses over 10 ms
         self.long: list[tuple[float, int, float]] = []
+        #: what each of those pauses found unreachable and freed, and the CPU time it took
+        self.collected: list[tuple[int, float]] = []
+        self.details: list[list[tuple[str, int]]] = []
         #: what the first middle-generation passes walk: (objects, the commonest types)
-        self.census: list[tuple[int, list[tuple[str, int]]]] = []
+        self.census: list[
+            tuple[int, list[tuple[str, int]], list[tuple[str, int]], list[tuple[int, str]]]
+        ] = []
 
     def _callback(self, phase: str, info: dict[str, Any]) -> None:
         if not self.on:
@@ -194,8 +200,10 @@ class GcPauses:
             if info["generation"] == 1 and len(self.census) < 3:
                 self._count_young()  # before the clock starts: not part of the pause
             self._start = time.perf_counter()
+            self._cpu_start = time.thread_time()
             return
         pause = time.perf_counter() - self._start
+        cpu = time.thread_time() - self._cpu_start
         generation = info["generation"]
         self.seconds += pause
         self.longest = max(self.longest, pause)
@@ -204,14 +212,31 @@ class GcPauses:
         self.longest_by_generation[generation] = max(self.longest_by_generation[generation], pause)
         if pause > 0.01:
             self.long.append((time.perf_counter(), generation, pause))
+            self.collected.append((info.get("collected", 0), round(cpu * 1000, 1)))
 
     def _count_young(self) -> None:
         """The objects a middle-generation pass is about to walk (generations 0 and 1), by
         type."""
         import gc
 
-        found = Counter(type(o).__qualname__ for g in (0, 1) for o in gc.get_objects(g))
-        self.census.append((sum(found.values()), found.most_common(8)))
+        found: Counter[str] = Counter()
+        reach: Counter[str] = Counter()
+        biggest: list[tuple[int, str]] = []
+        detail: Counter[str] = Counter()
+        for g in (0, 1):
+            for o in gc.get_objects(g):
+                name = type(o).__qualname__
+                n = len(gc.get_referents(o))
+                detail[f"{name}:{_detail(o)}"] += 1
+                found[name] += 1
+                reach[name] += n
+                if n > 500:
+                    biggest.append((n, f"{name}:{_describe(o)}"))
+        biggest.sort(reverse=True)
+        self.details.append(detail.most_common(40))
+        self.census.append(
+            (sum(found.values()), found.most_common(8), reach.most_common(8), biggest[:8])
+        )
 
     def describe(self) -> str:
         lines = [
@@ -220,10 +245,50 @@ class GcPauses:
             f"{'/'.join(f'{t * 1000:.0f}' for t in self.by_generation)} ms in all, longest "
             f"{'/'.join(f'{t * 1000:.1f}' for t in self.longest_by_generation)} ms)"
         ]
-        for total, common in self.census:
+        for total, common, reach, biggest in self.census:
             kinds = ", ".join(f"{name} {n}" for name, n in common)
             lines.append(f"  a middle pass walked {total} objects: {kinds}")
+            lines.append(f"    long pauses (objects freed, this thread's CPU ms): {self.collected}")
+            kinds = ", ".join(f"{name} {n}" for name, n in reach)
+            lines.append(f"    references followed, by type: {kinds}")
+            lines.append("    details: " + "; ".join(f"{k} {n}" for k, n in self.details[0]))
+            if biggest:
+                kinds = ", ".join(f"{name} {n}" for n, name in biggest)
+                lines.append(f"    the largest: {kinds}")
         return "\n".join(lines)
+
+
+def _detail(o: Any) -> str:
+    """What made an object: a coroutine's or frame's code, a timer's callback."""
+    try:
+        if hasattr(o, "cr_code"):
+            return str(o.cr_code.co_qualname)
+        if hasattr(o, "gi_code"):
+            return str(o.gi_code.co_qualname)
+        if hasattr(o, "f_code"):
+            return str(o.f_code.co_qualname)
+        if hasattr(o, "_callback"):
+            return getattr(o._callback, "__qualname__", type(o._callback).__qualname__)
+        if isinstance(o, list) and o:
+            return "[" + type(o[0]).__qualname__ + f"]x{len(o)}"
+        if isinstance(o, dict):
+            return "{" + ",".join(list(map(str, o))[:3]) + "}"
+        if hasattr(o, "__func__"):
+            return str(o.__func__.__qualname__)
+        if isinstance(o, tuple):
+            return "(" + ",".join(type(i).__qualname__ for i in o[:3]) + ")"
+    except Exception:
+        return "?"
+    return ""
+
+
+def _describe(o: object) -> str:
+    """A short hint of what a large container holds (its first items' types)."""
+    try:
+        items = list(o.values())[:3] if isinstance(o, dict) else list(o)[:3]  # type: ignore[call-overload]
+    except Exception:
+        return "?"
+    return "/".join(type(i).__qualname__ for i in items)
 
 
 class Timing:

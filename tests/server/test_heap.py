@@ -1,10 +1,12 @@
-"""The paced collector: a young pass when none has come for a tick, the middle generation's
-pass once the tables are idle."""
+"""The paced collector: a young pass when none has come for a tick; while busy, the young
+passes' survivors retired out of the collector's sight; once the tables are idle, the middle
+generation's pass, or a walk of the whole heap that frees retired garbage."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
@@ -26,6 +28,7 @@ def small_thresholds() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*before)
+        gc.unfreeze()  # what a test retired is the collector's again
 
 
 def feed_young_passes(n: int, keep: list[object]) -> None:
@@ -129,3 +132,85 @@ async def test_runs_in_the_background_and_stops() -> None:
     await asyncio.sleep(0.1)
     await collector.stop()
     assert collector.young_runs > 0 and collector.middle_runs == collector.full_runs == 0
+
+
+class Knot:
+    """An object in a cycle of references with itself: only the collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def tracked_anywhere(obj: object) -> bool:
+    """Whether ``obj`` is in one of the collector's generations (not retired)."""
+    return any(o is obj for o in gc.get_objects())
+
+
+def test_while_busy_the_survivors_are_retired_instead_of_a_middle_pass(
+    small_thresholds: None,
+) -> None:
+    work = Work()
+    collector = PacedCollector(work, idle_after=0.5, interval=0.1, retire_every=5)
+    keep: list[object] = []
+    survivor = [object()]
+    frozen = gc.get_freeze_count()
+    before = middle_passes()
+    ran = []
+    while "retire" not in ran:
+        feed_young_passes(1, keep)
+        work.done += 1
+        ran.append(collector.tick())
+        assert len(ran) < 20
+    assert ran.count("retire") == 1 and collector.retirements == 1
+    # out of the collector's sight: no pass walks it again, the middle generation is empty
+    assert gc.get_freeze_count() > frozen
+    assert gc.is_tracked(survivor) and not tracked_anywhere(survivor)
+    assert gc.get_count()[1] == 0
+    # the middle pass it ran walked nothing but resets Python's own count; none otherwise
+    assert middle_passes() == before + 1
+    # a retired object is still freed as soon as nothing refers to it
+    knot = Knot()
+    ref = weakref.ref(knot)
+    feed_young_passes(1, keep)
+    work.done += 1
+    while collector.tick() != "retire":
+        feed_young_passes(1, keep)
+        work.done += 1
+    assert not tracked_anywhere(knot)
+    knot.me = None  # type: ignore[assignment]
+    del knot
+    assert ref() is None
+
+
+def test_retired_garbage_cycles_are_freed_by_a_refresh_once_idle(small_thresholds: None) -> None:
+    work = Work()
+    collector = PacedCollector(work, idle_after=0.2, interval=0.1, retire_every=1, refresh_after=2)
+    knot = Knot()
+    ref = weakref.ref(knot)
+    keep: list[object] = []
+    for _ in range(2):  # busy: two retirements, the knot retired with the first
+        feed_young_passes(1, keep)
+        work.done += 1
+        assert collector.tick() == "retire"
+    del knot
+    gc.collect()  # an ordinary full pass does not see retired objects
+    assert ref() is not None
+    ran = [collector.tick() for _ in range(2)]  # idle from the second look on
+    assert ran[-1] == "refresh" and "refresh" not in ran[:-1]
+    assert ref() is None and collector.retired_since_refresh == 0
+    # what lives on is retired again, nothing waits in the generations
+    assert not tracked_anywhere(keep[0])
+
+
+def test_a_server_busy_for_long_refreshes_anyway(small_thresholds: None) -> None:
+    work = Work()
+    collector = PacedCollector(
+        work, idle_after=0.5, interval=0.1, retire_every=1, refresh_after=1, refresh_anyway=3
+    )
+    keep: list[object] = []
+    ran = []
+    for _ in range(4):
+        feed_young_passes(1, keep)
+        work.done += 1
+        ran.append(collector.tick())
+    assert ran == ["retire", "retire", "retire", "refresh"]
