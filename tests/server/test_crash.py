@@ -121,3 +121,34 @@ async def test_postgres_redis_fail_over_to_the_other_process(tmp_path: Path) -> 
         await play_until([again], lambda: deals(again) >= target, timeout=120)
         assert unexpected_errors(again) == []
         await again.close()
+
+
+async def test_a_seat_whose_process_died_is_drawn_as_away_on_the_other(tmp_path: Path) -> None:
+    """Bo's page is on process two, Ana's on one. Process two dies (kill -9) and tells
+    nobody: Ana's page still draws Bo as away once two's word in Redis lapses."""
+    async with two_server_processes(tmp_path) as (one, two):
+        remote_one, remote_two = Remote(one.url), Remote(two.url)
+        ana = await remote_one.sign_in("ana@example.com", "Ana")
+        bo_one = await remote_one.sign_in("bo@example.com", "Bo")
+        bo = remote_two.client()
+        bo.cookies.update(bo_one.cookies)
+        r = await ana.post(
+            "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
+        )
+        assert r.status_code == 201, r.text
+        table_id = r.json()["id"]
+        r = await bo.post(f"/api/tables/{table_id}/join", json={"seat": 1})
+        assert r.status_code == 200, r.text
+
+        def bo_here(sock: TableSocket) -> bool:
+            return bool(sock.state and sock.state["table"]["seats"][1]["connected"])
+
+        ana_page = await TableSocket(remote_one, ana, table_id).connect()
+        await TableSocket(remote_two, bo, table_id).connect()
+        await ana_page.wait_for(lambda st: bo_here(ana_page), timeout=5)
+        two.kill9()
+        # the word lapses within PRESENCE_TTL (15 s); process one looks again every ~6 s
+        await ana_page.wait_for(lambda st: not bo_here(ana_page), timeout=40)
+        told = [e["type"] for m in ana_page.messages if m["type"] == "state" for e in m["events"]]
+        assert "seat_gone" in told
+        await ana_page.close()

@@ -6,8 +6,10 @@ seat is connected when this process holds a connection for it.
 Many processes (``REDIS_URL``): ``RedisFanout`` — every stored change is published on the table's
 channel so every process can send its own connections their views; one process at a time holds a
 table's *lease* and runs its bots and timers (a lease lapses within seconds when its process dies,
-and another takes over); seat presence is kept in Redis keys that expire unless refreshed, so a
-crashed process's connections do not count for long.
+and another takes over). A seat's presence is one sorted set per seat (``tn:seat:{table}:{seat}``):
+each process with a connection for the seat is a member, scored with the moment its word lapses
+unless refreshed, so a crashed process's connections do not count for long; finding whether a
+seat is connected is one look at that set, however many keys Redis holds.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -93,9 +96,9 @@ class RedisFanout:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        for (table_id, seat), _ in list(self.counts.items()):
+        for table_id, seat in list(self.counts):
             with contextlib.suppress(Exception):
-                await self.redis.delete(self._presence_key(table_id, seat))
+                await self.redis.zrem(self._seat_key(table_id, seat), self.process_id)
         await self.redis.aclose()
 
     async def _read(self, pubsub: Any) -> None:
@@ -133,37 +136,47 @@ class RedisFanout:
             return True
         return False
 
-    def _presence_key(self, table_id: str, seat: int) -> str:
-        return f"tn:presence:{table_id}:{seat}:{self.process_id}"
+    @staticmethod
+    def _seat_key(table_id: str, seat: int) -> str:
+        return f"tn:seat:{table_id}:{seat}"
+
+    async def _say_here(self, pairs: list[tuple[str, int]]) -> None:
+        """This process holds connections for these seats, for the next ``PRESENCE_TTL``
+        seconds (a seat's set outlives its last member's word by as long again)."""
+        lapses = time.time() + PRESENCE_TTL
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id, seat in pairs:
+                key = self._seat_key(table_id, seat)
+                pipe.zadd(key, {self.process_id: lapses})
+                pipe.zremrangebyscore(key, "-inf", time.time())
+                pipe.pexpire(key, int(2000 * PRESENCE_TTL))
+            await pipe.execute()
+
+    async def _here(self, table_id: str, seat: int) -> list[str]:
+        """The processes whose word that they hold a connection for the seat has not lapsed."""
+        found = await self.redis.zrangebyscore(self._seat_key(table_id, seat), time.time(), "+inf")
+        return [str(p) for p in found]
 
     async def presence(self, table_id: str, seat: int, count: int) -> None:
-        self.counts[(table_id, seat)] = count
-        key = self._presence_key(table_id, seat)
         if count > 0:
-            await self.redis.set(key, count, ex=PRESENCE_TTL)
+            self.counts[(table_id, seat)] = count
+            await self._say_here([(table_id, seat)])
         else:
             self.counts.pop((table_id, seat), None)
-            await self.redis.delete(key)
+            await self.redis.zrem(self._seat_key(table_id, seat), self.process_id)
 
     async def connected(self, table_id: str, seat: int) -> bool | None:
-        async for _ in self.redis.scan_iter(match=f"tn:presence:{table_id}:{seat}:*", count=100):
-            return True
-        return False
+        return bool(await self._here(table_id, seat))
 
     async def connected_elsewhere(self, table_id: str, seat: int) -> bool:
-        """Has the seat a connection on another process (its presence key, kept alive)?"""
-        mine = self._presence_key(table_id, seat)
-        async for key in self.redis.scan_iter(match=f"tn:presence:{table_id}:{seat}:*", count=100):
-            if key != mine:
-                return True
-        return False
+        """Has the seat a connection on another process (its word, kept alive)?"""
+        return any(p != self.process_id for p in await self._here(table_id, seat))
 
     async def _refresh(self) -> None:
         while True:
             await asyncio.sleep(PRESENCE_TTL / 3)
-            for (table_id, seat), count in list(self.counts.items()):
-                with contextlib.suppress(Exception):
-                    await self.redis.set(self._presence_key(table_id, seat), count, ex=PRESENCE_TTL)
+            with contextlib.suppress(Exception):
+                await self._say_here(list(self.counts))
 
 
 def make_fanout(redis_url: str) -> Fanout:

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from ...engine.records import RulesSpec
 from ..settings import Settings
-from .fanout import Fanout, LocalFanout
+from .fanout import PRESENCE_TTL, Fanout, LocalFanout
 from .models import GameTable
 from .notices import TableNotices
 from .runtime import Seat, TableInfo, TableRuntime, seat_name
@@ -19,6 +19,9 @@ from .store import TableStore
 
 log = logging.getLogger("twentynine.tables")
 LEASE_EVERY = 2.0
+#: every so many lease rounds, the seats drawn as connected on another process are looked up
+#: again: a process that died told nobody its connections went (its word lapses in Redis)
+RECHECK_EVERY = max(1, round(PRESENCE_TTL / 3 / LEASE_EVERY))
 
 
 class TableManager:
@@ -49,13 +52,25 @@ class TableManager:
             self.lease_task = asyncio.create_task(self._leases())
 
     async def _leases(self) -> None:
+        rounds = 0
         while True:
+            rounds += 1
             for runtime in list(self.tables.values()):
                 try:
                     await runtime.refresh_lead()
                 except Exception:
                     log.exception("table %s: lease refresh failed", runtime.info.id)
+                if rounds % RECHECK_EVERY == 0:
+                    self.recheck_elsewhere(runtime)
             await asyncio.sleep(LEASE_EVERY)
+
+    @staticmethod
+    def recheck_elsewhere(runtime: TableRuntime) -> None:
+        """Look again, in the table's queue, at each seat drawn as connected only because of
+        another process."""
+        for seat_no, there in list(runtime.elsewhere.items()):
+            if there and runtime.seats[seat_no].connections == 0:
+                runtime.post(runtime.look_elsewhere(seat_no))
 
     async def on_remote(self, table_id: str, message: dict[str, Any]) -> None:
         runtime = self.tables.get(table_id)
