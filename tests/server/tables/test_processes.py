@@ -3,8 +3,11 @@ table; each player's socket goes to either one; every action lands once, in one 
 
 from __future__ import annotations
 
+import asyncio
+
 from ..conftest import Client, LiveServer
 from .test_hosted import befriend
+from .test_public import ALL_BOTS, events, info
 from .wsclient import TableSocket, deal_in_play, play_until, unexpected_errors
 
 
@@ -101,3 +104,33 @@ async def test_a_seat_connected_on_the_other_process_is_drawn_as_here(
     assert told.count("seat_gone") == 1 and told.count("seat_here") >= 2
     for sock in (ana_page, back):
         await sock.close()
+
+
+async def test_a_watcher_on_the_other_process_keeps_the_bots_dealing(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """Alice leaves her table of bots; Bob watches it through the process that does not run
+    it. The table deals on while he watches, and pauses once he goes too."""
+    a, b = live_pair
+    alice = await a.sign_in("alice@example.com", "Alice")
+    bob_a = await a.sign_in("bob@example.com", "Bob")
+    bob = b.client()
+    bob.cookies.update(bob_a.cookies)
+    r = await alice.post(
+        "/api/tables", json={"kind": "public", "seats": ALL_BOTS, "takeover_seconds": 1}
+    )
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    sock = await TableSocket(a, alice, table_id).connect()
+    watcher = await TableSocket(b, bob, table_id).connect()
+    await sock.close()  # after a second her stand-in plays the seat
+    await watcher.wait_for(lambda st: bool(st["table"]["seats"][0]["standin"]), timeout=10)
+    # the deals end and new ones come while Bob watches from the other process
+    await watcher.wait_for(lambda st: events(watcher).count("new_deal") >= 2, timeout=60)
+    assert "paused" not in events(watcher)
+    await watcher.close()
+    for _ in range(600):
+        if (await info(alice, table_id))["status"] == "paused":
+            break
+        await asyncio.sleep(0.1)
+    assert (await info(alice, table_id))["status"] == "paused"

@@ -30,6 +30,9 @@ log = logging.getLogger("twentynine.fanout")
 Listener = Callable[[str, dict[str, Any]], Awaitable[None]]
 LEASE_MS = 8000
 PRESENCE_TTL = 15
+#: the presence "seat" that says a process has the table open on some page (a seat's or a
+#: watcher's): a table is not left to its bots while anyone, on any process, looks at it
+TABLE_OPEN = 4
 
 
 class Fanout(Protocol):

@@ -10,6 +10,7 @@ from typing import Any
 from ..ratings import hooks as ratings_hooks
 from .base import TableParts
 from .connection import Connection
+from .fanout import TABLE_OPEN
 from .seats import STANDIN_LEVEL
 
 
@@ -17,6 +18,8 @@ class Presence(TableParts):
     async def connect(self, conn: Connection, last_version: int | None) -> dict[str, Any]:
         async def command() -> dict[str, Any]:
             self.conns.add(conn)
+            if len(self.conns) == 1:  # the table is open here: on every process, not nobody's
+                await self.fanout.presence(self.info.id, TABLE_OPEN, 1)
             if self.paused_away:  # someone is here again: the table deals on
                 await self._resume_for(conn)
             if conn.seat is not None:
@@ -48,6 +51,8 @@ class Presence(TableParts):
             if conn not in self.conns:
                 return
             self.conns.discard(conn)
+            if not self.conns:
+                await self.fanout.presence(self.info.id, TABLE_OPEN, 0)
             if conn.seat is None:
                 return
             seat = self.seats[conn.seat]
@@ -98,6 +103,8 @@ class Presence(TableParts):
         tournament waits for the match's result), and so does a rated game under way (its end
         rates it)."""
         if self.info.kind == "tournament" or ratings_hooks.in_play(self) or self.conns:
+            return False
+        if await self.fanout.connected(self.info.id, TABLE_OPEN):  # open on another process
             return False
         for seat_no, seat in enumerate(self.seats):
             if seat.user_id is None or seat.bot:
