@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -38,6 +40,15 @@ def _http(e: service.AccessError | TableError) -> HTTPException:
         }.get(e.reason, 409)
         return HTTPException(status_code=status, detail=e.message)
     return HTTPException(status_code=e.status, detail=e.detail)
+
+
+@contextmanager
+def _as_http() -> Iterator[None]:
+    """A refusal of the service's or the table's, as the HTTP error it stands for."""
+    try:
+        yield
+    except (service.AccessError, TableError) as e:
+        raise _http(e) from None
 
 
 async def _table(
@@ -103,10 +114,8 @@ async def _summaries(db: Any, rows: list[GameTable]) -> list[dict[str, Any]]:
 async def create(
     body: CreateTable, request: Request, user: CurrentUser, db: SessionDep
 ) -> dict[str, Any]:
-    try:
+    with _as_http():
         row = await service.create_table(db, user, body, request.app.state.settings.bot_url_allow)
-    except service.AccessError as e:
-        raise _http(e) from None
     runtime = await manager(request).get(row.id)
     assert runtime is not None
     if runtime.notices is not None:  # a public table: the lobbies (tables/notices.py)
@@ -122,10 +131,8 @@ async def create(
 async def host(
     body: CreateHosted, request: Request, user: MemberUser, db: SessionDep
 ) -> dict[str, Any]:
-    try:
+    with _as_http():
         row = await service.create_hosted(db, user, body)
-    except service.AccessError as e:
-        raise _http(e) from None
     runtime = await manager(request).get(row.id)
     if runtime is not None and runtime.notices is not None:  # invite the players it seats
         runtime.notices.opened(runtime)
@@ -228,10 +235,8 @@ async def join(
         # only its one person may resume a paused table; a second one would leave it stuck
         # (a table paused because nobody was there deals on when someone opens it)
         raise HTTPException(status_code=409, detail="the table is paused; join when it resumes")
-    try:
+    with _as_http():
         seat = await runtime.join(user.id, user.first_name, body.seat)
-    except TableError as e:
-        raise _http(e) from None
     return {"table": table_id, "seat": seat, "status": runtime.status}
 
 
@@ -240,10 +245,8 @@ async def leave(
     table_id: str, request: Request, user: CurrentUser, db: SessionDep
 ) -> dict[str, Any]:
     _, runtime = await _table(request, db, table_id, user)
-    try:
+    with _as_http():
         await runtime.leave(user.id)
-    except TableError as e:
-        raise _http(e) from None
     return {"left": True}
 
 
@@ -252,10 +255,8 @@ async def fill_bots(
     table_id: str, request: Request, user: CurrentUser, db: SessionDep
 ) -> dict[str, Any]:
     _, runtime = await _table(request, db, table_id, user)
-    try:
+    with _as_http():
         await runtime.fill_with_bots(user.id)
-    except TableError as e:
-        raise _http(e) from None
     return {"status": runtime.status}
 
 
@@ -264,10 +265,8 @@ async def reset(
     table_id: str, body: ResetTable, request: Request, user: CurrentUser, db: SessionDep
 ) -> dict[str, Any]:
     _, runtime = await _table(request, db, table_id, user)
-    try:
+    with _as_http():
         await runtime.reset(user.id, body.what)
-    except TableError as e:
-        raise _http(e) from None
     return {"reset": body.what, "version": runtime.version}
 
 
@@ -276,10 +275,8 @@ async def pause(
     table_id: str, request: Request, user: CurrentUser, db: SessionDep
 ) -> dict[str, Any]:
     _, runtime = await _table(request, db, table_id, user)
-    try:
+    with _as_http():
         await runtime.pause(user.id, True)
-    except TableError as e:
-        raise _http(e) from None
     return {"status": runtime.status}
 
 
@@ -288,10 +285,8 @@ async def resume(
     table_id: str, request: Request, user: CurrentUser, db: SessionDep
 ) -> dict[str, Any]:
     _, runtime = await _table(request, db, table_id, user)
-    try:
+    with _as_http():
         await runtime.pause(user.id, False)
-    except TableError as e:
-        raise _http(e) from None
     return {"status": runtime.status}
 
 
@@ -301,10 +296,8 @@ async def play_again(
 ) -> dict[str, Any]:
     """A new game with the same seats and rules, once the game is over (host or players)."""
     _, runtime = await _table(request, db, table_id, user)
-    try:
+    with _as_http():
         await runtime.play_again(user.id)
-    except TableError as e:
-        raise _http(e) from None
     return {"game_no": runtime.game_no, "version": runtime.version}
 
 
@@ -313,10 +306,8 @@ async def close(
     table_id: str, request: Request, user: CurrentUser, db: SessionDep
 ) -> dict[str, Any]:
     _, runtime = await _table(request, db, table_id, user)
-    try:
+    with _as_http():
         await runtime.close(user.id)
-    except TableError as e:
-        raise _http(e) from None
     manager(request).forget(table_id)
     await runtime.stop()
     return {"closed": True}

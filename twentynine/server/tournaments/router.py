@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
@@ -38,16 +40,23 @@ def _http(e: AccessError | service.Stale) -> HTTPException:
     return HTTPException(status_code=e.status, detail=e.detail)
 
 
+@contextmanager
+def _as_http() -> Iterator[None]:
+    """A refusal of the service's or the table's, as the HTTP error it stands for."""
+    try:
+        yield
+    except (AccessError, service.Stale) as e:
+        raise _http(e) from None
+
+
 def owner(request: Request) -> TournamentOwner:
     o: TournamentOwner = request.app.state.tournaments
     return o
 
 
 async def _tournament(db: Any, tournament_id: int) -> Tournament:
-    try:
+    with _as_http():
         return await service.get(db, tournament_id)
-    except AccessError as e:
-        raise _http(e) from None
 
 
 async def changed(request: Request, t: Tournament) -> None:
@@ -59,10 +68,8 @@ async def changed(request: Request, t: Tournament) -> None:
 
 @router.post("", status_code=201)
 async def create(body: CreateTournament, request: Request, user: MemberUser, db: SessionDep) -> Any:
-    try:
+    with _as_http():
         t = await service.create(db, user, body)
-    except AccessError as e:
-        raise _http(e) from None
     await changed(request, t)
     return await service.document(db, t, user)
 
@@ -87,10 +94,8 @@ async def register(
     tournament_id: Id, body: Register, request: Request, user: MemberUser, db: SessionDep
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
-    try:
+    with _as_http():
         entry = await service.register(db, t, user, body)
-    except (AccessError, service.Stale) as e:
-        raise _http(e) from None
     live = request.app.state.live
     if entry.partner_id is not None:
         await live.send(
@@ -120,13 +125,11 @@ def _entry_action(name: str) -> Any:
         tournament_id: Id, entry_id: Id, request: Request, user: MemberUser, db: SessionDep
     ) -> dict[str, Any]:
         t = await _tournament(db, tournament_id)
-        try:
+        with _as_http():
             if name == "confirm":
                 await service.confirm(db, t, user, entry_id)
             else:
                 await service.withdraw(db, t, user, entry_id)
-        except (AccessError, service.Stale) as e:
-            raise _http(e) from None
         return await _after_entry(request, db, t, user)
 
     action.__name__ = name
@@ -147,10 +150,8 @@ async def approve(
     body: Approve | None = None,
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
-    try:
+    with _as_http():
         entry = await service.approve(db, t, user, entry_id, (body or Approve()).paid)
-    except (AccessError, service.Stale) as e:
-        raise _http(e) from None
     await request.app.state.live.send(
         [u for u in (entry.user_id, entry.partner_id) if u],
         {
@@ -173,10 +174,8 @@ async def replace(
     db: SessionDep,
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
-    try:
+    with _as_http():
         await service.replace(db, t, user, entry_id, body.user_id, body.email)
-    except (AccessError, service.Stale) as e:
-        raise _http(e) from None
     return await _after_entry(request, db, t, user)
 
 
@@ -185,10 +184,8 @@ async def add_bots(
     tournament_id: Id, body: AddBots, request: Request, user: MemberUser, db: SessionDep
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
-    try:
+    with _as_http():
         await service.add_bots(db, t, user, body)
-    except (AccessError, service.Stale) as e:
-        raise _http(e) from None
     return await _after_entry(request, db, t, user)
 
 
@@ -197,10 +194,8 @@ async def start(
     tournament_id: Id, request: Request, user: MemberUser, db: SessionDep
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
-    try:
+    with _as_http():
         await conduct.start(db, t, user)
-    except (AccessError, service.Stale) as e:
-        raise _http(e) from None
     await owner(request).kick(t.id)  # pair round one now (or its owner does, in a moment)
     await db.refresh(t)
     return await service.document(db, t, user)
@@ -223,10 +218,8 @@ async def adjust(
     db: SessionDep,
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
-    try:
+    with _as_http():
         table_id = await conduct.adjust(db, t, user, match_id, body)
-    except (AccessError, service.Stale) as e:
-        raise _http(e) from None
     await _close_tables(request, [table_id] if table_id else [])
     await changed(request, t)
     await owner(request).kick(t.id)
@@ -252,10 +245,8 @@ async def conference(
     if m is None or m.tournament_id != t.id or m.kind == "bye":
         raise HTTPException(status_code=404, detail="no such match")
     m.conference_url = body.conference_url
-    try:
+    with _as_http():
         await service.bump(db, t)
-    except service.Stale as e:
-        raise _http(e) from None
     await db.commit()
     await changed(request, t)
     return await service.document(db, t, user)
@@ -271,10 +262,8 @@ async def repair(
     db: SessionDep,
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
-    try:
+    with _as_http():
         old, _new, notices = await conduct.repair(db, t, user, round_no, body)
-    except (AccessError, service.Stale) as e:
-        raise _http(e) from None
     await _close_tables(request, old)
     for user_ids, message in notices:
         await request.app.state.live.send(user_ids or [], message)
@@ -288,10 +277,8 @@ async def end(
     tournament_id: Id, request: Request, user: MemberUser, db: SessionDep
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
-    try:
+    with _as_http():
         tables = await conduct.end(db, t, user)
-    except (AccessError, service.Stale) as e:
-        raise _http(e) from None
     await _close_tables(request, tables)
     await changed(request, t)
     return await service.document(db, t, user)
