@@ -96,6 +96,13 @@ async def test_register_approve_start_notice_and_bracket(
         await page.locator(".ranking li[data-place='1']").wait_for()
     assert await org.locator(".tournament-status").get_attribute("data-status") == "finished"
     await keep(ana, "tournament-page-finished")
+    # in Bengali the bot team is named in Bengali with its number (the server's name is English)
+    await org.locator("#lang").select_option("bn")
+    await org.locator("html[lang=bn]").wait_for()
+    strings = await org.evaluate("import('/static/js/strings/bn.js').then(m => m.default)")
+    bot_team = strings["tour_bot_team"].format(level=strings["bot_level_random"], n=1)
+    await org.locator(".entrants strong", has_text=bot_team).wait_for()
+    assert "Random bots" not in await org.locator("main").inner_text()
     chromium.assert_clean()
 
 

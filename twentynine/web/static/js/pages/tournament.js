@@ -5,6 +5,7 @@ import { get, post } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { isMember, session } from '../session.js';
+import { botName } from '../tables.js';
 import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
 import { bracketSvg } from '../tournament/bracket.js';
 import { statusText } from '../tournament/list.js';
@@ -41,8 +42,16 @@ export function render(root, route) {
   };
 }
 
+/** A team's name in the page's language: the server names a bot team in English
+ * ("Expert bots 2"), the page says it in its own words with the same number. */
+export function teamName(e) {
+  if (!e.bot) return e.name;
+  const n = (/(\d+)$/.exec(e.name) || [])[1] || '';
+  return t('tour_bot_team', { level: botName(e.bot), n }).trim();
+}
+
 function namesOf(doc) {
-  return Object.fromEntries(doc.entries.map((e) => [e.id, e.name]));
+  return Object.fromEntries(doc.entries.map((e) => [e.id, teamName(e)]));
 }
 
 function draw(body, doc, reload) {
@@ -257,12 +266,12 @@ function entrants(doc, act) {
   return section(t('tour_entrants'), h('ul', { class: 'table-list entrants' }, shown.map((e) =>
     h('li', { class: 'table-item', 'data-entry': e.id, 'data-entry-status': e.status },
       h('div', { class: 'table-item-main' },
-        h('strong', {}, e.name),
+        h('strong', {}, teamName(e)),
         h('span', { class: 'muted' }, ` · ${t(`entry_${e.status}`)}`,
           e.paid ? ` · ${t('tour_paid')}` : '', e.seed ? ` · ${t('tour_seed', { seed: e.seed })}`
             : ''),
         h('div', { class: 'seat-names' }, e.players.map((p) => (p.bot ? t('bot_named',
-          { level: p.bot }) : p.name)).join(' & '))),
+          { level: botName(p.bot) }) : p.name)).join(' & '))),
       h('div', { class: 'row' },
         organiser && e.status === 'pending' ? button(t('tour_approve'),
           act(`/entries/${e.id}/approve`, { paid: true }), { class: 'primary',

@@ -783,6 +783,7 @@ export default {
   tour_rounds_list: "রাউন্ড ও ম্যাচ",
   tour_round_n: "রাউন্ড {n}",
   tour_bye: "বাই",
+  tour_bot_team: "{level} বট দল {n}",
   tour_byes: "এই রাউন্ডে বিশ্রাম (জয় ধরা হয়): {names}",
   tour_watch: "দেখুন",
   tour_play: "আপনার ম্যাচ খেলুন",

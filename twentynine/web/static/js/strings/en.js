@@ -783,6 +783,7 @@ export default {
   tour_rounds_list: "Rounds and matches",
   tour_round_n: "Round {n}",
   tour_bye: "bye",
+  tour_bot_team: "{level} bots {n}",
   tour_byes: "Sits out (a win): {names}",
   tour_watch: "Watch",
   tour_play: "Play your match",

@@ -783,6 +783,7 @@ export default {
   tour_rounds_list: "राउंड और मैच",
   tour_round_n: "राउंड {n}",
   tour_bye: "बाई",
+  tour_bot_team: "{level} बॉट टीम {n}",
   tour_byes: "इस राउंड में बाहर (जीत गिनी जाती है): {names}",
   tour_watch: "देखें",
   tour_play: "अपना मैच खेलें",

@@ -783,6 +783,7 @@ export default {
   tour_rounds_list: "राउन्ड र खेल",
   tour_round_n: "राउन्ड {n}",
   tour_bye: "बाई",
+  tour_bot_team: "{level} बोट टोली {n}",
   tour_byes: "यो राउन्डमा बाहिर (जित मानिन्छ): {names}",
   tour_watch: "हेर्नुहोस्",
   tour_play: "आफ्नो खेल खेल्नुहोस्",
