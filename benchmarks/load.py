@@ -34,7 +34,10 @@ process instead of ``twentynine serve`` (``--profile memory``: tracemalloc snaps
 before and after the sockets connect) and prints where the time (or the memory) goes, and the
 time the garbage collector held the loop. ``--profile timing`` runs no profiler: it prints where
 an action's latency goes (how long a change waits for the table store's writer, the writer's
-transactions, how late the event loop runs its timers, the collector's pauses).
+transactions, how late the event loop runs its timers, the collector's pauses, each long one's
+CPU time) and, for the first middle-generation passes, what they walk: objects by type, the
+references followed by type, what made them (a coroutine's code, a timer's callback) and the
+largest containers.
 """
 
 from __future__ import annotations
