@@ -137,6 +137,12 @@ class LiveServer:
     def client(self) -> Client:
         return Client(base_url=self.url, timeout=20)
 
+    def same_person(self, other: Client) -> Client:
+        """A client of this server in the session ``other`` holds (on another process)."""
+        c = self.client()
+        c.cookies.update(other.cookies)
+        return c
+
     async def sign_in(self, email: str, first_name: str = "Player") -> Client:
         c = self.client()
         r = await c.post("/api/auth/email", json={"email": email, "first_name": first_name})

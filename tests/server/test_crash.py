@@ -112,8 +112,7 @@ async def test_postgres_redis_fail_over_to_the_other_process(tmp_path: Path) -> 
         await play_some(sock, 8)
         acknowledged = sock.version
         one.kill9()
-        me_two = remote_two.client()
-        me_two.cookies.update(me.cookies)
+        me_two = remote_two.same_person(me)
         again = await reconnect(remote_two, me_two, table_id, acknowledged)
         assert again.version >= acknowledged
         target = deals(again) + 1
@@ -129,9 +128,7 @@ async def test_a_seat_whose_process_died_is_drawn_as_away_on_the_other(tmp_path:
     async with two_server_processes(tmp_path) as (one, two):
         remote_one, remote_two = Remote(one.url), Remote(two.url)
         ana = await remote_one.sign_in("ana@example.com", "Ana")
-        bo_one = await remote_one.sign_in("bo@example.com", "Bo")
-        bo = remote_two.client()
-        bo.cookies.update(bo_one.cookies)
+        bo = remote_two.same_person(await remote_one.sign_in("bo@example.com", "Bo"))
         r = await ana.post(
             "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
         )

@@ -131,9 +131,7 @@ async def test_two_processes_share_one_queue(live_pair: tuple[LiveServer, LiveSe
     made_on_b = [await a.sign_in(f"b{i}@example.com", f"B{i}") for i in range(4)]
     on_b = []
     for c in made_on_b:  # the same sessions, talking to the other process
-        other = b.client()
-        other.cookies.update(c.cookies)
-        on_b.append(other)
+        on_b.append(b.same_person(c))
     # live: a page on B hears the count when people queue on A; A0 (on A) hears of the table
     # that the pass on B made when B1 queued
     watcher = await MeSocket(b, on_b[3]).connect()

@@ -312,9 +312,7 @@ async def test_a_muted_line_from_another_process_is_not_seen(
     table_id = await four_at_a_table(c)
     on_b = []
     for p in (c[0], c[2], c[3]):  # Ann, Cy and Dee talk to process B; Bo to A
-        other = b.client()
-        other.cookies.update(p.cookies)
-        on_b.append(other)
+        on_b.append(b.same_person(p))
     ann, cy, dee = [await TableSocket(b, p, table_id).connect() for p in on_b]
     bo = await TableSocket(a, c[1], table_id).connect()
     assert (await on_b[0].put(f"/api/safety/mutes/{ids[1]}")).status_code == 200

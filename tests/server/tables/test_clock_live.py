@@ -191,9 +191,7 @@ async def test_two_processes_the_lease_holder_runs_the_clock(
     # other one stored
     sockets = []
     for c in (idle, busy):
-        on_b = b.client()
-        on_b.cookies.update(c.cookies)
-        sockets.append(await TimedSocket(b, on_b, table_id).connect())
+        sockets.append(await TimedSocket(b, b.same_person(c), table_id).connect())
     never, player = sockets
 
     def kept(st: dict[str, Any]) -> bool:

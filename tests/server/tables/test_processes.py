@@ -22,9 +22,7 @@ async def test_two_processes_serve_one_table(live_pair: tuple[LiveServer, LiveSe
     r = await clients[0].post("/api/tables/hosted", json={"seats": ids})
     table_id = r.json()["id"]
     # seats 2 and 3 talk to the second process, with the same session cookies
-    on_b = [b.client() for _ in range(2)]
-    for c, src in zip(on_b, clients[2:], strict=True):
-        c.cookies.update(src.cookies)
+    on_b = [b.same_person(src) for src in clients[2:]]
     http = [clients[0], clients[1], *on_b]
     servers = [a, a, b, b]
     for c in http:
@@ -76,9 +74,7 @@ async def test_a_seat_connected_on_the_other_process_is_drawn_as_here(
     (not away), and sees it go and come back, within a second, though no change is stored."""
     a, b = live_pair
     ana = await a.sign_in("ana@example.com", "Ana")
-    bo_a = await a.sign_in("bo@example.com", "Bo")
-    bo = b.client()
-    bo.cookies.update(bo_a.cookies)
+    bo = b.same_person(await a.sign_in("bo@example.com", "Bo"))
     r = await ana.post(
         "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
     )
@@ -113,9 +109,7 @@ async def test_a_watcher_on_the_other_process_keeps_the_bots_dealing(
     it. The table deals on while he watches, and pauses once he goes too."""
     a, b = live_pair
     alice = await a.sign_in("alice@example.com", "Alice")
-    bob_a = await a.sign_in("bob@example.com", "Bob")
-    bob = b.client()
-    bob.cookies.update(bob_a.cookies)
+    bob = b.same_person(await a.sign_in("bob@example.com", "Bob"))
     r = await alice.post(
         "/api/tables", json={"kind": "public", "seats": ALL_BOTS, "takeover_seconds": 1}
     )
