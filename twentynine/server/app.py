@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None, run_migrations: bool = True) ->
         for hook in app.state.startup_hooks:
             await hook(app)
         settle_the_heap(settings.gc_thresholds)
-        collector = PacedCollector(lambda: app.state.tables.store.changes)
+        collector = PacedCollector(lambda: app.state.tables.store.handed_in)
         collector.start()
         log.info("serving on %s (database %s)", settings.public_url, engine.url.get_backend_name())
         try:

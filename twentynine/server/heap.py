@@ -26,14 +26,16 @@ generations it collects: every table's players wait for it. Two things keep thos
     actions that came during it and while the server caught up. Retiring them costs nothing to
     speak of; they are freed as before when their last reference goes. Only a cycle of garbage
     among them waits: the middle passes that retirement replaces found 0-14 such objects each.
-  - once no table has changed for half a second, what would otherwise come in a busy moment:
-    after 30 retirements, one walk of the whole heap (:func:`refresh`, ~300 ms with 4,000
-    sockets), which frees those cycles; else the full pass if half-way due, else the middle
-    generation's pass. After thousands of sockets connect (a restart: every client comes back
-    at once) the middle generation holds about a hundred objects a socket; its pass took
-    ~80 ms, and came, by the count, under the load that followed. A server busy without a
-    break for 600 retirements (~10 minutes) walks the heap anyway: one such pause in ten
-    minutes, rather than a middle pass every few seconds.
+  - once no change has been handed to the table store for half a second (not: none stored,
+    which a writer held up by a burst of deal records also looks like), what would otherwise
+    come in a busy moment: after 300 retirements (~5 minutes busy), one walk of the whole heap
+    (:func:`refresh`: 0.75 s with 8,000 sockets, start-up heap and all), which frees those
+    cycles; else the full pass if half-way due, else the middle generation's pass. After
+    thousands of sockets connect (a restart: every client comes back at once) the middle
+    generation holds about a hundred objects a socket; its pass took ~80 ms, and came, by the
+    count, under the load that followed. A server busy without a break for 1,800 retirements
+    (~30 minutes) walks the heap anyway: one such pause in half an hour, rather than a middle
+    pass every few seconds.
 
   (Measured with ``benchmarks/load.py --profile timing``.)
 """
@@ -89,7 +91,7 @@ def young_passes() -> int:
 
 class PacedCollector:
     """The timer's passes described in the module's note. ``activity`` counts the process's
-    work so far (the table changes stored): unchanged for ``idle_after`` seconds means idle.
+    work so far (the table changes handed in): unchanged for ``idle_after`` seconds means idle.
 
     While busy, every ``retire_every`` young passes the survivors are retired out of the
     collector's sight (``gc.freeze``) instead of waiting for a middle pass; once idle after
@@ -103,8 +105,8 @@ class PacedCollector:
         idle_after: float = 0.5,
         backlog: int = 10,
         retire_every: int = 50,
-        refresh_after: int = 30,
-        refresh_anyway: int = 600,
+        refresh_after: int = 300,
+        refresh_anyway: int = 1800,
     ) -> None:
         self.activity = activity
         self.interval = interval

@@ -305,6 +305,9 @@ class TableStore:
         #: transactions and changes written (for the operator and the tests)
         self.batches = 0
         self.changes = 0
+        #: changes handed in to be written, stored yet or not (the paced collector's measure
+        #: of the tables' activity: a writer held up for a while is not idle tables)
+        self.handed_in = 0
         #: called with a table's id once a finished deal of it is stored (tournaments listen)
         self.deal_listeners: list[Callable[[str], Awaitable[None]]] = []
 
@@ -331,6 +334,7 @@ class TableStore:
     ) -> None:
         """Write the snapshot if the stored version is still ``version`` (else raise
         :class:`StaleVersion`); returns once it is committed."""
+        self.handed_in += 1
         idle = not self._pending and (self._writer is None or self._writer.done())
         if idle and self.sqlite is not None:  # at once, if SQLite's write lock is free
             change = _Change(table_id, version, new_version, state, status, seats, None)
