@@ -13,6 +13,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from twentynine.server.history.models import DealHistory
 from twentynine.server.tables.models import GameTable
 from twentynine.server.tables.store import StaleVersion, TableStore
 
@@ -62,7 +63,7 @@ async def test_changes_arriving_together_share_a_transaction(app: FastAPI) -> No
             assert not waiting.done()  # none written while the lock is held
         await waiting
         assert store.sqlite.handed_over == 40 and store.sqlite.written_at_once == 0
-    assert store.changes == 40
+    assert store.changes == 40 and store.handed_in == 40
     assert store.batches < 40  # the first goes alone, the rest wait for it and go together
     stored = await _stored(app)
     assert all(stored[t] == (1, {"n": i}, "playing") for i, t in enumerate(ids))
@@ -211,4 +212,50 @@ async def test_what_the_writer_stores_reads_back_through_the_orm(
     }
     await store.save(table_id, 2, 3, state, "playing")
     assert (await _stored(app))[table_id] == (3, state, "playing")
+    await store.close()
+
+
+async def test_deals_ending_together_are_all_stored_one_transaction_at_a_time_on_sqlite(
+    app: FastAPI,
+) -> None:
+    """Many tables ending a deal at once: every record is stored with its players and told to
+    the listeners once; on SQLite their transactions come one after another (none waits for
+    the file's write lock ahead of the tables' own changes)."""
+    store = TableStore(app.state.sessionmaker)
+    ids = await _tables(app, 30)
+    told: list[str] = []
+
+    async def listener(table_id: str) -> None:
+        told.append(table_id)
+
+    store.deal_listeners.append(listener)
+    open_now = most = 0
+    maker = store.maker
+
+    @contextlib.asynccontextmanager
+    async def counting() -> Any:
+        nonlocal open_now, most
+        open_now += 1
+        most = max(most, open_now)
+        try:
+            async with maker() as db:
+                yield db
+        finally:
+            open_now -= 1
+
+    store.maker = counting  # type: ignore[assignment]
+    deal_ids = await asyncio.gather(
+        *(
+            store.add_deal(t, 1, 1, {"n": i}, "made", 0, "16", [1, -1], [None] * 4, False, None)
+            for i, t in enumerate(ids)
+        )
+    )
+    store.maker = maker  # type: ignore[method-assign]
+    assert len(set(deal_ids)) == 30 and sorted(told) == sorted(ids)
+    async with app.state.sessionmaker() as db:
+        rows = list(await db.scalars(select(DealHistory)))
+    assert sorted(r.table_id for r in rows) == sorted(ids)
+    assert {r.table_id: r.record for r in rows} == {t: {"n": i} for i, t in enumerate(ids)}
+    if store.sqlite is not None:
+        assert most == 1
     await store.close()
