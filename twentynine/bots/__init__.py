@@ -40,6 +40,17 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
         seed, calls="hybrid", dd_bias=DD_BIAS, inference=False
     ),
     "expert-rules-infer": lambda seed: ExpertBot(seed, calls="rules", inference=True),
+    # more sampled deals for each card at our tables (the cap 48 -> 96, the same time budget)
+    "expert-w96": lambda seed: ExpertBot(seed, calls="rules", inference=False, max_worlds=96),
+    # the sampled deals of the play weighed by how likely the others' cards played are with
+    # them (playinfer.py: a point card given to a trick its side had lost says it held no
+    # cheaper card it could play)
+    "expert-play": lambda seed: ExpertBot(
+        seed, calls="rules", inference=False, play_inference=True
+    ),
+    # the rules' bids bolder (a bid needs a chance of making it 0.1 lower) or more cautious
+    "expert-bold": lambda seed: ExpertBot(seed, calls="rules", inference=False, bid_shift=-0.1),
+    "expert-cautious": lambda seed: ExpertBot(seed, calls="rules", inference=False, bid_shift=0.1),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }

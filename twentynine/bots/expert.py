@@ -39,6 +39,7 @@ from .calls import (
 )
 from .intermediate import IntermediateBot
 from .knowledge import Knowledge, sample_world
+from .playinfer import Observations
 from .solver import solve
 
 DEFAULT_BUDGET_MS = 220
@@ -61,6 +62,8 @@ class ExpertBot(IntermediateBot):
         inference: bool = True,
         max_worlds: int = MAX_WORLDS,
         dd_bias: float = 0.0,
+        play_inference: bool = False,
+        bid_shift: float = 0.0,
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
@@ -76,6 +79,10 @@ class ExpertBot(IntermediateBot):
         self.bids_by_search = calls == "search"
         #: weigh the play's sampled deals by the likelihood of the auction
         self.inference = inference
+        #: weigh them by how likely the cards the others played are (``playinfer.py``)
+        self.play_inference = play_inference
+        #: the rules' bids: added to the chance of making a bid they ask for (``bid_limit_for``)
+        self.bid_shift = bid_shift
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: points a searched contract must make beyond its target in a solved sample to count
@@ -125,6 +132,7 @@ class ExpertBot(IntermediateBot):
         assert seat is not None
         deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
         knowledge = Knowledge.from_view(view)
+        observed = Observations.from_view(view) if self.play_inference else None
         wins: dict[Action, float] = {}
         points: dict[Action, float] = {}
         worlds = 0
@@ -142,6 +150,8 @@ class ExpertBot(IntermediateBot):
             values = solve(world)
             worlds += 1
             w = self._weight(world, view) if self.inference else 1.0
+            if observed is not None:
+                w *= observed.weight(world)
             for action, value in values.items():
                 wins[action] = wins.get(action, 0.0) + w * self._makes(world, view, value)
                 points[action] = points.get(action, 0.0) + w * value
