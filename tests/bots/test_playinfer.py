@@ -39,7 +39,7 @@ def _views(deals: int, seed: int) -> list[tuple[RoundState, View]]:
         deck = list(range(32))
         rng.shuffle(deck)
         bots = [make_bot("intermediate", d * 4 + s) for s in range(4)]
-        st, _ = start_round(STANDARD.rules, d % 4, deck)
+        st, _ = start_round(STANDARD, d % 4, deck)
         while not st.is_over:
             seat = to_act(st)[0]
             v = view(st, seat)
