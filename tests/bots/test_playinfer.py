@@ -12,6 +12,7 @@ from twentynine.bots.expert import ExpertBot
 from twentynine.bots.playinfer import (
     DISCARD_PENALTY,
     FOLLOW_PENALTY,
+    RUFF_PENALTY,
     Observations,
     cheaper_cards,
 )
@@ -115,3 +116,30 @@ def test_expert_weighs_by_the_play_only_when_asked(monkeypatch: pytest.MonkeyPat
     for _, v in pairs[:10]:
         weighing.choose(v)
     assert calls
+
+
+def test_a_trump_that_would_have_won_lowers_the_weight_when_asked() -> None:
+    """Off by default; asked for, a deal where a seat that threw a plain card into a lost trick
+    worth points held a trump that would have won it weighs less."""
+    assert RUFF_PENALTY == 1.0
+    checked = 0
+    for st, v in _views(40, 4):
+        assert not any(ob.ruff for ob in Observations.from_view(v).items)
+        obs = Observations.from_view(v, 1.0, 1.0, 0.4)
+        for ob in obs.items:
+            if not ob.ruff:
+                continue
+            assert not ob.follow and v.trump is not None
+            assert ob.ruff & ~SUIT_MASKS[v.trump] == 0
+            others = [s for s in range(4) if s not in (ob.seat, v.viewer)]
+            held = [(s, (st.hands[s] & ob.ruff).bit_length() - 1) for s in others]
+            give = next(((s, c) for s, c in held if c >= 0), None)
+            mine = st.hands[ob.seat] & ~ob.ruff & ~SUIT_MASKS[ob.lead]
+            if give is None or not mine or st.hands[ob.seat] & ob.ruff:
+                continue
+            s, c = give
+            base = obs.weight(st)
+            twin = _swap(st, s, c, ob.seat, mine.bit_length() - 1)
+            assert obs.weight(twin) <= base * 0.4 + 1e-12
+            checked += 1
+    assert checked > 0

@@ -48,6 +48,12 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     "expert-play": lambda seed: ExpertBot(
         seed, calls="rules", inference=False, play_inference=True
     ),
+    # the same, surer of what a play says (follow 0.05, discard 0.3), and a seat that threw a
+    # card that was not trump into a trick worth 2 points or more that a trump of its would
+    # have won, trump shown, probably held no such trump (0.4)
+    "expert-play2": lambda seed: ExpertBot(
+        seed, calls="rules", inference=False, play_inference=True, play_penalties=(0.05, 0.3, 0.4)
+    ),
     # the rules' bids bolder (a bid needs a chance of making it 0.1 lower) or more cautious
     "expert-bold": lambda seed: ExpertBot(seed, calls="rules", inference=False, bid_shift=-0.1),
     "expert-cautious": lambda seed: ExpertBot(seed, calls="rules", inference=False, bid_shift=0.1),

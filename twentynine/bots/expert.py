@@ -39,7 +39,7 @@ from .calls import (
 )
 from .intermediate import IntermediateBot
 from .knowledge import Knowledge, sample_world
-from .playinfer import Observations
+from .playinfer import DISCARD_PENALTY, FOLLOW_PENALTY, RUFF_PENALTY, Observations
 from .solver import solve
 
 DEFAULT_BUDGET_MS = 220
@@ -64,6 +64,11 @@ class ExpertBot(IntermediateBot):
         dd_bias: float = 0.0,
         play_inference: bool = False,
         bid_shift: float = 0.0,
+        play_penalties: tuple[float, float, float] = (
+            FOLLOW_PENALTY,
+            DISCARD_PENALTY,
+            RUFF_PENALTY,
+        ),
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
@@ -81,6 +86,8 @@ class ExpertBot(IntermediateBot):
         self.inference = inference
         #: weigh them by how likely the cards the others played are (``playinfer.py``)
         self.play_inference = play_inference
+        #: (follow, discard, ruff): how much less likely each kind of unlikely play makes a deal
+        self.play_penalties = play_penalties
         #: the rules' bids: added to the chance of making a bid they ask for (``bid_limit_for``)
         self.bid_shift = bid_shift
         #: the most sampled deals solved for one card (more time buys more, up to this)
@@ -132,7 +139,9 @@ class ExpertBot(IntermediateBot):
         assert seat is not None
         deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
         knowledge = Knowledge.from_view(view)
-        observed = Observations.from_view(view) if self.play_inference else None
+        observed = (
+            Observations.from_view(view, *self.play_penalties) if self.play_inference else None
+        )
         wins: dict[Action, float] = {}
         points: dict[Action, float] = {}
         worlds = 0

@@ -12,7 +12,10 @@ a cheaper card it could play instead. So:
   suit are the less likely (``FOLLOW_PENALTY`` each);
 - it could not follow and threw a card worth points of a suit that was not trump: deals where it
   then held a cheaper card of another suit that is not trump are the less likely
-  (``DISCARD_PENALTY`` each: a discard may also keep a guard, so it says less).
+  (``DISCARD_PENALTY`` each: a discard may also keep a guard, so it says less);
+- with trump shown, it could not follow and threw a card that was not trump into a trick worth
+  ``RUFF_POINTS`` or more: deals where it then held a trump that would have won the trick are
+  the less likely (``RUFF_PENALTY`` each; 1.0, off, unless asked for).
 
 ``Observations.from_view`` reads them from a seat's view once; ``weight(world)`` is the product
 of the penalties a sampled deal incurs (1.0 when it is consistent with every one).
@@ -22,13 +25,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.cards import POINTS_BY_STRENGTH
+from ..engine.cards import POINTS_BY_STRENGTH, SUIT_MASKS
 from ..engine.state import RoundState
 from ..engine.tricks import trick_leader_now
 from ..engine.views import View
 
 FOLLOW_PENALTY = 0.2
 DISCARD_PENALTY = 0.5
+RUFF_PENALTY = 1.0
+RUFF_POINTS = 2
 
 #: the cards of each suit worth fewer points than a card of each strength: CHEAPER[strength]
 #: (as strengths of the same suit, a bit mask of 8)
@@ -55,14 +60,25 @@ class Observation:
     follow: bool  # followed suit (else a discard)
     later: int  # cards this seat played after this one (they were in its hand then)
     trump_known: int  # the trump suit if shown when the card was played, else -1
+    #: the trumps that would have won the trick (a discard with trump shown), else 0
+    ruff: int = 0
 
 
 @dataclass(frozen=True)
 class Observations:
     items: tuple[Observation, ...]
+    follow_penalty: float = FOLLOW_PENALTY
+    discard_penalty: float = DISCARD_PENALTY
+    ruff_penalty: float = RUFF_PENALTY
 
     @classmethod
-    def from_view(cls, v: View) -> Observations:
+    def from_view(
+        cls,
+        v: View,
+        follow: float = FOLLOW_PENALTY,
+        discard: float = DISCARD_PENALTY,
+        ruff: float = RUFF_PENALTY,
+    ) -> Observations:
         me = v.viewer
         tricks = [t.plays for t in v.tricks]
         if v.trick:
@@ -71,7 +87,7 @@ class Observations:
         for s in range(4):
             seen[s] = s == me or v.hands[s] is not None
         shown_in = v.shown_in_trick or 0
-        found: list[tuple[int, int, int, bool, int, int]] = []  # seat, card, lead, ..., order
+        found: list[tuple[int, int, int, bool, int, int, int]] = []
         order = 0
         after: list[list[tuple[int, int]]] = [[], [], [], []]  # per seat: (order, card) played
         for n, plays in enumerate(tricks, start=1):
@@ -96,20 +112,26 @@ class Observations:
                 w_after, _ = trick_leader_now(plays[: i + 1], lead, trump)
                 if w_after == p:
                     continue
-                if not POINTS_BY_STRENGTH[c & 7]:
-                    continue
                 suit = c >> 3
                 if suit != lead and suit == trump:
                     continue
-                found.append((p, c, lead, suit == lead, order, trump))
+                ruffs = 0
+                if suit != lead and trump >= 0 and ruff < 1.0:
+                    worth = sum(POINTS_BY_STRENGTH[card & 7] for _, card in plays)
+                    if worth >= RUFF_POINTS:
+                        top = max((d for _, d in plays[:i] if d >> 3 == trump), default=-1)
+                        ruffs = SUIT_MASKS[trump] & ~((2 << top) - 1 if top >= 0 else 0)
+                if not POINTS_BY_STRENGTH[c & 7] and not ruffs:
+                    continue
+                found.append((p, c, lead, suit == lead, order, trump, ruffs))
         items = []
-        for p, c, lead, follow, at, trump in found:
+        for p, c, lead, follow_suit, at, known_trump, ruffs in found:
             later = 0
             for o, card in after[p]:
                 if o > at:
                     later |= 1 << card
-            items.append(Observation(p, c, lead, follow, later, trump))
-        return cls(tuple(items))
+            items.append(Observation(p, c, lead, follow_suit, later, known_trump, ruffs))
+        return cls(tuple(items), follow, discard, ruff)
 
     def weight(self, world: RoundState) -> float:
         w = 1.0
@@ -118,14 +140,18 @@ class Observations:
             held = world.hands[ob.seat] | ob.later
             if indicator >= 0 and ob.seat == world.bidder:
                 held &= ~(1 << indicator)
+            points = POINTS_BY_STRENGTH[ob.card & 7]
             if ob.follow:
-                if held & cheaper_cards(ob.card, 1 << ob.lead):
-                    w *= FOLLOW_PENALTY
-            else:
+                if points and held & cheaper_cards(ob.card, 1 << ob.lead):
+                    w *= self.follow_penalty
+                continue
+            if points:
                 trump = world.trump
                 suits = 0xF & ~(1 << ob.lead)
                 if trump >= 0:
                     suits &= ~(1 << trump)
                 if held & cheaper_cards(ob.card, suits):
-                    w *= DISCARD_PENALTY
+                    w *= self.discard_penalty
+            if held & ob.ruff:
+                w *= self.ruff_penalty
         return w
