@@ -16,6 +16,10 @@ server offer: the searched calls (the ``expert-search`` variant) measured weaker
 ``bots/__init__.py``), and so did they calibrated (``dd_bias``: a solved sample counts a contract
 made only with that many points to spare) and the rules' bids with searched trump and doubles
 (``calls="hybrid"``).
+
+``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
+with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. Neither
+measured stronger (see ``bots/__init__.py``).
 """
 
 from __future__ import annotations
