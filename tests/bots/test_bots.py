@@ -344,3 +344,30 @@ def test_hand_evaluation() -> None:
     # the top four cards of two suits lose no trick; a scattered hand is no Single Hand
     assert can_call_single_hand(mask("JS 9S AS TS JH 9H AH KH"))
     assert not can_call_single_hand(mask("JS 9S AS TS 7H 8D 7C KH"))
+
+
+def test_bid_shift_makes_the_rules_bids_bolder_or_more_cautious() -> None:
+    """A bid that needs a lower chance of making it is made with more hands, never fewer;
+    the expert's ``bid_shift`` reaches the rules' auction."""
+    from twentynine.bots.expert import ExpertBot
+
+    rng = random.Random(19)
+    bolder = more = 0
+    for _ in range(300):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        st, _ = start_round(STANDARD, rng.randrange(4), deck)
+        if st.phase is not Phase.AUCTION:
+            continue  # dealt again (RULES.md §8)
+        seat = next_seat(st)
+        v = view(st, seat)
+        base = IntermediateBot(1).choose(v)
+        bold_bot = IntermediateBot(1)
+        bold_bot.bid_shift = -0.15
+        bold = bold_bot.choose(v)
+        assert bold.arg >= base.arg  # a pass is 0 (or the lowest bid when a bid is a must)
+        bolder += bold != base
+        cautious = ExpertBot(1, calls="rules", inference=False, bid_shift=0.15).choose(v)
+        assert cautious.arg <= base.arg
+        more += cautious != base
+    assert bolder and more

@@ -65,3 +65,10 @@ def test_expert_decision_ignores_cards_it_cannot_see() -> None:
         if checked >= 5:
             break
     assert checked >= 3
+
+
+def test_the_expert_level_solves_more_sampled_deals_than_expert_rules() -> None:
+    expert, before = make_bot("expert", 1), make_bot("expert-rules", 1)
+    assert isinstance(expert, ExpertBot) and isinstance(before, ExpertBot)
+    assert expert.max_worlds == 96 > before.max_worlds
+    assert not expert.calls_by_search and not expert.inference and not expert.play_inference

@@ -11,11 +11,15 @@ It plays from its seat's view only: the sampled deals are built from the view, n
 real game.
 
 ``ExpertBot(calls="rules", inference=False)`` is the expert as it was before the calls were
-searched and the sampled deals weighed. It is still the ``expert`` level that tables and the Bhoos
-server offer: the searched calls (the ``expert-search`` variant) measured weaker so far (see
-``bots/__init__.py``), and so did they calibrated (``dd_bias``: a solved sample counts a contract
-made only with that many points to spare) and the rules' bids with searched trump and doubles
-(``calls="hybrid"``).
+searched and the sampled deals weighed. With ``max_worlds=96`` it is still the ``expert``
+level that tables and the Bhoos server offer: the searched calls (the ``expert-search`` variant)
+measured weaker so far (see ``bots/__init__.py``), and so did they calibrated (``dd_bias``: a
+solved sample counts a contract made only with that many points to spare) and the rules' bids
+with searched trump and doubles (``calls="hybrid"``).
+
+``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
+with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. Neither
+measured stronger (see ``bots/__init__.py``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from .calls import (
 )
 from .intermediate import IntermediateBot
 from .knowledge import Knowledge, sample_world
+from .playinfer import DISCARD_PENALTY, FOLLOW_PENALTY, RUFF_PENALTY, Observations
 from .solver import solve
 
 DEFAULT_BUDGET_MS = 220
@@ -61,6 +66,13 @@ class ExpertBot(IntermediateBot):
         inference: bool = True,
         max_worlds: int = MAX_WORLDS,
         dd_bias: float = 0.0,
+        play_inference: bool = False,
+        bid_shift: float = 0.0,
+        play_penalties: tuple[float, float, float] = (
+            FOLLOW_PENALTY,
+            DISCARD_PENALTY,
+            RUFF_PENALTY,
+        ),
     ) -> None:
         super().__init__(seed)
         self.rng = random.Random(seed)
@@ -76,6 +88,12 @@ class ExpertBot(IntermediateBot):
         self.bids_by_search = calls == "search"
         #: weigh the play's sampled deals by the likelihood of the auction
         self.inference = inference
+        #: weigh them by how likely the cards the others played are (``playinfer.py``)
+        self.play_inference = play_inference
+        #: (follow, discard, ruff): how much less likely each kind of unlikely play makes a deal
+        self.play_penalties = play_penalties
+        #: the rules' bids: added to the chance of making a bid they ask for (``bid_limit_for``)
+        self.bid_shift = bid_shift
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: points a searched contract must make beyond its target in a solved sample to count
@@ -125,6 +143,9 @@ class ExpertBot(IntermediateBot):
         assert seat is not None
         deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
         knowledge = Knowledge.from_view(view)
+        observed = (
+            Observations.from_view(view, *self.play_penalties) if self.play_inference else None
+        )
         wins: dict[Action, float] = {}
         points: dict[Action, float] = {}
         worlds = 0
@@ -142,6 +163,8 @@ class ExpertBot(IntermediateBot):
             values = solve(world)
             worlds += 1
             w = self._weight(world, view) if self.inference else 1.0
+            if observed is not None:
+                w *= observed.weight(world)
             for action, value in values.items():
                 wins[action] = wins.get(action, 0.0) + w * self._makes(world, view, value)
                 points[action] = points.get(action, 0.0) + w * value

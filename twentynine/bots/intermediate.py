@@ -72,6 +72,8 @@ SINGLE_TRICK = 10
 
 class IntermediateBot:
     name = "intermediate"
+    #: added to the chance of making a bid that the auction asks for (negative: bolder)
+    bid_shift = 0.0
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -111,7 +113,7 @@ class IntermediateBot:
         hand = _hand(view, seat)
         holder = view.holder
         partner_holds = holder is not None and holder == partner(seat)
-        limit = bid_limit_for(view, hand, seat)
+        limit = bid_limit_for(view, hand, seat, self.bid_shift)
         if partner_holds and limit < view.bid + 3:
             return passing  # the partner plays it; raising only raises our own target
         affordable = [a for a in bids if a.arg <= limit]
@@ -179,8 +181,9 @@ class IntermediateBot:
 # -- contract estimates -----------------------------------------------------------------------
 
 
-def bid_limit_for(view: View, hand: int, seat: int) -> int:
-    """The highest bid worth making with this 4-card hand, given what the auction has shown."""
+def bid_limit_for(view: View, hand: int, seat: int, shift: float = 0.0) -> int:
+    """The highest bid worth making with this 4-card hand, given what the auction has shown
+    (``shift`` is added to the chance of making it that a bid needs)."""
     rules = view.rules
     _, value = best_trump(hand)
     if rules.last_trick_point:
@@ -194,7 +197,7 @@ def bid_limit_for(view: View, hand: int, seat: int) -> int:
         value -= 0.4
     elif partner(seat) not in spoke:
         value += 0.2
-    confidence = 0.45 if opp_bid else 0.5  # letting them play is not free either
+    confidence = (0.45 if opp_bid else 0.5) + shift  # letting them play is not free either
     return limit_for_value(value, rules.min_bid, rules.max_bid, confidence)
 
 
