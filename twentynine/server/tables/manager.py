@@ -61,16 +61,8 @@ class TableManager:
                 except Exception:
                     log.exception("table %s: lease refresh failed", runtime.info.id)
                 if rounds % RECHECK_EVERY == 0:
-                    self.recheck_elsewhere(runtime)
+                    runtime.recheck_elsewhere()
             await asyncio.sleep(LEASE_EVERY)
-
-    @staticmethod
-    def recheck_elsewhere(runtime: TableRuntime) -> None:
-        """Look again, in the table's queue, at each seat drawn as connected only because of
-        another process."""
-        for seat_no, there in list(runtime.elsewhere.items()):
-            if there and runtime.seats[seat_no].connections == 0:
-                runtime.post(runtime.look_elsewhere(seat_no))
 
     async def on_remote(self, table_id: str, message: dict[str, Any]) -> None:
         runtime = self.tables.get(table_id)

@@ -146,6 +146,13 @@ class Presence(TableParts):
 
         return command
 
+    def recheck_elsewhere(self) -> None:
+        """Look again, in the table's queue, at each seat drawn as connected only because of
+        another process (one that died told nobody its connections went)."""
+        for seat_no, there in list(self.elsewhere.items()):
+            if there and self.seats[seat_no].connections == 0:
+                self.post(self.look_elsewhere(seat_no))
+
     async def _seat_connected(self, seat_no: int) -> bool:
         anywhere = await self.fanout.connected(self.info.id, seat_no)
         return self.seats[seat_no].connections > 0 if anywhere is None else anywhere
