@@ -215,47 +215,104 @@ async def test_what_the_writer_stores_reads_back_through_the_orm(
     await store.close()
 
 
-async def test_deals_ending_together_are_all_stored_one_transaction_at_a_time_on_sqlite(
+async def _users(app: FastAPI, n: int) -> list[int]:
+    from twentynine.server.accounts.models import User
+
+    async with app.state.sessionmaker() as db:
+        users = [User(email=f"store{i}@example.com", first_name=f"S{i}") for i in range(n)]
+        db.add_all(users)
+        await db.commit()
+        return [u.id for u in users]
+
+
+def _deal(store: TableStore, table_id: str, n: int, seat_users: list[int | None]) -> Any:
+    return store.add_deal(
+        table_id, 1, n, {"n": n, "actions": [{"type": "bid", "value": 16}]}, "made",
+        n % 2 if n % 3 else None, "16" if n % 3 else "", [n, -n], seat_users, n == 7, 0 if n == 7
+        else None, [n % 2, 0],
+    )  # fmt: skip
+
+
+async def test_deals_ending_together_are_stored_with_their_players_and_told(
     app: FastAPI,
 ) -> None:
-    """Many tables ending a deal at once: every record is stored with its players and told to
-    the listeners once; on SQLite their transactions come one after another (none waits for
-    the file's write lock ahead of the tables' own changes)."""
+    """Many tables ending a deal at once, among the tables' changes: every record is stored
+    with its players, reads back through the ORM as written, and is told to the listeners
+    once. On SQLite the records go in the tables' transactions, ``DEALS_PER_BATCH`` at most
+    in one (none waits for the file's write lock alone, ahead of the tables' changes)."""
+    from twentynine.server.db import utcnow
+    from twentynine.server.history.models import DealPlayer
+
     store = TableStore(app.state.sessionmaker)
-    ids = await _tables(app, 30)
+    ids = await _tables(app, 40)
+    ana, ben = await _users(app, 2)
     told: list[str] = []
 
     async def listener(table_id: str) -> None:
         told.append(table_id)
 
     store.deal_listeners.append(listener)
-    open_now = most = 0
-    maker = store.maker
-
-    @contextlib.asynccontextmanager
-    async def counting() -> Any:
-        nonlocal open_now, most
-        open_now += 1
-        most = max(most, open_now)
-        try:
-            async with maker() as db:
-                yield db
-        finally:
-            open_now -= 1
-
-    store.maker = counting  # type: ignore[assignment]
-    deal_ids = await asyncio.gather(
-        *(
-            store.add_deal(t, 1, 1, {"n": i}, "made", 0, "16", [1, -1], [None] * 4, False, None)
-            for i, t in enumerate(ids)
-        )
-    )
-    store.maker = maker  # type: ignore[method-assign]
-    assert len(set(deal_ids)) == 30 and sorted(told) == sorted(ids)
+    before = utcnow()
+    deals = [_deal(store, t, i, [ana, None, ben, ana]) for i, t in enumerate(ids[:30])]
+    saves = [store.save(t, 0, 1, {"t": t}, "playing") for t in ids[30:]]
+    if store.sqlite is None:
+        deal_ids = await asyncio.gather(*deals)
+        await asyncio.gather(*saves)
+    else:
+        store.sqlite.DEALS_PER_BATCH = 8
+        with sqlite_write_lock(store):
+            waiting = asyncio.gather(asyncio.gather(*deals), asyncio.gather(*saves))
+            await asyncio.sleep(0.05)
+            assert not waiting.done() and not told
+        deal_ids, _ = await waiting
+        # the ten changes with the first eight records, then three more transactions
+        assert (store.batches, store.changes) == (4, 10)
+    assert len(set(deal_ids)) == 30 and sorted(told) == sorted(ids[:30])
+    assert store.handed_in == 40
     async with app.state.sessionmaker() as db:
-        rows = list(await db.scalars(select(DealHistory)))
-    assert sorted(r.table_id for r in rows) == sorted(ids)
-    assert {r.table_id: r.record for r in rows} == {t: {"n": i} for i, t in enumerate(ids)}
-    if store.sqlite is not None:
-        assert most == 1
+        rows = {r.id: r for r in await db.scalars(select(DealHistory))}
+        players = list(await db.scalars(select(DealPlayer)))
+    assert sorted(rows) == sorted(deal_ids)
+    for n, (table_id, deal_id) in enumerate(zip(ids, deal_ids, strict=False)):
+        r = rows[deal_id]
+        assert (r.table_id, r.game_no, r.deal_no, r.outcome) == (table_id, 1, n, "made")
+        assert r.record == {"n": n, "actions": [{"type": "bid", "value": 16}]}
+        assert (r.bidder_team, r.contract) == ((n % 2, "16") if n % 3 else (None, ""))
+        assert (r.score_delta, r.seat_users, r.sets_won) == (
+            [n, -n],
+            [ana, None, ben, ana],
+            [n % 2, 0],
+        )
+        assert (r.game_over, r.game_winner) == ((True, 0) if n == 7 else (False, None))
+        assert before <= r.finished_at <= utcnow()
+    # a person in two seats is listed once, at the first
+    assert sorted((p.deal_id, p.user_id, p.seat) for p in players) == sorted(
+        x for d in deal_ids for x in ((d, ana, 0), (d, ben, 2))
+    )
+    assert all(
+        v == (1, {"t": t}, "playing") for t, v in (await _stored(app)).items() if t in ids[30:]
+    )
+    await store.close()
+
+
+async def test_a_deal_that_cannot_be_stored_fails_alone(app: FastAPI) -> None:
+    """A record naming a player the database does not know fails, and changes nothing; the
+    records and changes that shared its transaction are stored all the same."""
+    store = TableStore(app.state.sessionmaker)
+    ids = await _tables(app, 4)
+    (ana,) = await _users(app, 1)
+    results = await asyncio.gather(
+        _deal(store, ids[0], 1, [ana, None, None, None]),
+        _deal(store, ids[1], 2, [ana, 987654, None, None]),  # no such person
+        store.save(ids[2], 0, 1, {"c": 1}, "playing"),
+        _deal(store, ids[3], 4, [None, None, None, ana]),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], int) and isinstance(results[3], int)
+    assert results[2] is None
+    assert isinstance(results[1], Exception) and not isinstance(results[1], StaleVersion)
+    async with app.state.sessionmaker() as db:
+        stored = sorted((r.table_id, r.deal_no) for r in await db.scalars(select(DealHistory)))
+    assert stored == [(ids[0], 1), (ids[3], 4)]
+    assert (await _stored(app))[ids[2]] == (1, {"c": 1}, "playing")
     await store.close()

@@ -7,50 +7,24 @@ compare-and-set and its own answer (stored, or :class:`StaleVersion`), and a tab
 acknowledged only once its transaction committed. A failing batch is retried change by change,
 so one bad change cannot fail the others.
 
-On a SQLite file the store writes with the standard library's ``sqlite3`` instead of the async
-driver, where each statement is a trip to the driver's thread and back through a busy event
-loop (about 0.3 ms of CPU a change, against a tenth of that for the writing). A transaction
-takes SQLite's write lock first (``BEGIN IMMEDIATE``); each change in it is an UPDATE that
-matches the table's id and the version the change expects, so a stale change updates nothing.
-
-* When the write lock is free, a change is written at once, on the event loop's own thread
-  (a commit in WAL mode with ``synchronous=NORMAL`` is a write to the operating system's cache,
-  no disk flush: about 20 microseconds). Handing it to a thread cost more: each trip waits for
-  the thread to get the interpreter's lock from a busy loop, which made the slowest 1% of saves
-  take over 5 ms under load.
-* When another connection holds the lock (a request's transaction, a checkpoint), SQLite
-  answers "busy" at once and the change goes to the writer's thread, which waits for the lock
-  (group commit as above); changes handed in meanwhile follow it there.
-* That connection never moves the write-ahead log into the database file itself (a checkpoint
-  flushes the disk: several milliseconds). The writer's thread does it every
-  ``CHECKPOINT_EVERY`` changes alongside the writers (``PASSIVE``), and every few of those
-  also briefly holds them off (``RESTART``) so that the log starts again from its beginning
-  and stays small.
-
-Elsewhere (PostgreSQL) the batch goes through SQLAlchemy.
+On a SQLite file the batches go through :class:`~.sqlite_writer.SqliteWriter` (see its
+module), finished deals' records with them. Elsewhere (PostgreSQL) the batch goes through
+SQLAlchemy, and each deal's record is a transaction of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import datetime as dt
-import logging
-import sqlite3
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
-import orjson
 from sqlalchemy import Table, bindparam, select, update
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..db import utcnow
 from ..history.models import DealHistory, DealPlayer
 from .models import ChatMessage, GameTable, TableSeat
-
-log = logging.getLogger("twentynine.server")
+from .sqlite_writer import Change, Deal, SeatRows, SqliteWriter, sqlite_file
 
 
 class StaleVersion(Exception):
@@ -80,228 +54,14 @@ _UPDATE_SEAT = (
 )
 
 
-SeatRows = list[tuple[int, int | None, str, bool]]
-
-
-@dataclass(eq=False)
-class _Change:
-    table_id: str
-    version: int
-    new_version: int
-    state: dict[str, Any] | None
-    status: str
-    seats: SeatRows | None
-    done: asyncio.Future[None] | None  # None: written at once (no one waits)
-
-
-def _sqlite_file(maker: async_sessionmaker[AsyncSession]) -> str | None:
-    """The database file when ``maker`` opens a SQLite file (not an in-memory database)."""
-    engine = maker.kw.get("bind")
-    if not isinstance(engine, AsyncEngine) or engine.dialect.name != "sqlite":
-        return None
-    path = engine.url.database
-    return path if path and path != ":memory:" and not path.startswith("file:") else None
-
-
-def _sqlite_time(when: dt.datetime) -> str:
-    """A DateTime as SQLAlchemy stores it in SQLite."""
-    return when.isoformat(" ", "microseconds")  # "%Y-%m-%d %H:%M:%S.%f", three times quicker
-
-
-class SqliteWriter:
-    """Writes batches of changes to a SQLite file: at once on the event loop's thread when the
-    write lock is free, else from a thread of its own (see the module's note). Each has its own
-    connection."""
-
-    #: changes written at once between two checkpoints of the write-ahead log
-    CHECKPOINT_EVERY = 500
-    #: every this many checkpoints, one that starts the log again (holding writers off briefly)
-    RESTART_EVERY = 8
-    #: how long a checkpoint waits for readers before it leaves the log as it is (ms)
-    CHECKPOINT_WAIT_MS = 20
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._thread = ThreadPoolExecutor(1, thread_name_prefix="table-store")
-        self._conn: sqlite3.Connection | None = None  # the thread's
-        self._inline: sqlite3.Connection | None = None  # the event loop's
-        self._since_checkpoint = 0
-        self._checkpointing: asyncio.Future[None] | None = None
-        #: changes settled at once (stored or found stale), changes that went to the thread,
-        #: checkpoints run
-        self.written_at_once = 0
-        self.handed_over = 0
-        self.checkpoints = 0
-        t, s = _TABLES.name, _SEATS.name
-        self._update_table = (
-            f"UPDATE {t} SET version = ?, state = ?, status = ?, updated_at = ? "
-            "WHERE id = ? AND version = ?"
-        )
-        self._update_seat = (
-            f"UPDATE {s} SET user_id = ?, bot = ?, joined = ? WHERE table_id = ? AND seat = ?"
-        )
-
-    @staticmethod
-    def _rows(
-        batch: list[_Change], now: dt.datetime
-    ) -> tuple[list[tuple[Any, ...]], list[list[tuple[Any, ...]]]]:
-        """The statements' parameters; the snapshots encoded with orjson (quick)."""
-        when = _sqlite_time(now)
-        rows = [
-            (
-                c.new_version,
-                None
-                if c.state is None
-                else orjson.dumps(c.state, option=orjson.OPT_NON_STR_KEYS).decode(),
-                c.status,
-                when,
-                c.table_id,
-                c.version,
-            )
-            for c in batch
-        ]
-        seats = [
-            [(user, bot, int(joined), c.table_id, seat) for seat, user, bot, joined in c.seats]
-            if c.seats
-            else []
-            for c in batch
-        ]
-        return rows, seats
-
-    def write_now(self, batch: list[_Change], now: dt.datetime) -> set[int] | None:
-        """The batch in one transaction on the calling thread (the event loop's), if SQLite's
-        write lock is free: the indexes of the changes whose version was stale. None, with
-        nothing written, when another connection holds the lock."""
-        rows, seats = self._rows(batch, now)
-        conn = self._inline_connection()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if e.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                return None
-            raise
-        stale = self._transaction(conn, rows, seats)
-        self.written_at_once += len(batch)
-        self._since_checkpoint += len(batch)
-        if self._since_checkpoint >= self.CHECKPOINT_EVERY and self._checkpointing is None:
-            self._since_checkpoint = 0
-            self._checkpointing = asyncio.get_running_loop().run_in_executor(
-                self._thread, self._checkpoint
-            )
-            self._checkpointing.add_done_callback(self._checkpoint_done)
-        return stale
-
-    async def write(self, batch: list[_Change], now: dt.datetime) -> set[int]:
-        """The batch in one transaction on the writer's thread, which waits for the write lock;
-        the indexes of the changes whose version was stale."""
-        rows, seats = self._rows(batch, now)
-        self.handed_over += len(batch)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._write, rows, seats)
-
-    def _open(self, timeout: float) -> sqlite3.Connection:
-        # used by one thread at a time, though not always the one that opened it (the event
-        # loop's connection follows whichever thread runs the loop)
-        conn = sqlite3.connect(
-            self.path, timeout=timeout, isolation_level=None, check_same_thread=False
-        )
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        return conn
-
-    def _connection(self) -> sqlite3.Connection:
-        if self._conn is None:
-            self._conn = self._open(30)
-        return self._conn
-
-    def _inline_connection(self) -> sqlite3.Connection:
-        if self._inline is None:
-            conn = self._open(0)  # never wait for the lock on the event loop: "busy" at once
-            conn.execute("PRAGMA wal_autocheckpoint=0")  # the thread checkpoints
-            conn.execute(f"PRAGMA journal_size_limit={64 << 20}")
-            self._inline = conn
-        return self._inline
-
-    def _checkpoint(self) -> None:
-        """Move the write-ahead log into the database file alongside the writers; every
-        ``RESTART_EVERY``-th time also hold them off for the little that came meanwhile, so
-        that the log starts again from its beginning (a change that finds the lock taken
-        then waits on this thread: a few milliseconds, every few thousand changes)."""
-        conn = self._connection()
-        conn.execute(f"PRAGMA busy_timeout={self.CHECKPOINT_WAIT_MS}")
-        try:
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            if (self.checkpoints + 1) % self.RESTART_EVERY == 0:
-                conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
-        finally:
-            conn.execute("PRAGMA busy_timeout=30000")
-        self.checkpoints += 1
-
-    def _checkpoint_done(self, done: asyncio.Future[None]) -> None:
-        self._checkpointing = None
-        if not done.cancelled() and done.exception() is not None:
-            log.warning("table store: checkpoint failed: %s", done.exception())
-
-    def _write(self, rows: list[tuple[Any, ...]], seats: list[list[tuple[Any, ...]]]) -> set[int]:
-        conn = self._connection()
-        conn.execute("BEGIN IMMEDIATE")
-        return self._transaction(conn, rows, seats)
-
-    def _transaction(
-        self,
-        conn: sqlite3.Connection,
-        rows: list[tuple[Any, ...]],
-        seats: list[list[tuple[Any, ...]]],
-    ) -> set[int]:
-        """The rest of a transaction begun with ``BEGIN IMMEDIATE``: committed, or rolled back
-        on any error. Each change is its own compare-and-set, an UPDATE on the id and the
-        version it expects: one that touches no row was stale (or its table is gone)."""
-        try:
-            stale: set[int] = set()
-            update_table = self._update_table
-            for i, row in enumerate(rows):
-                if conn.execute(update_table, row).rowcount != 1:
-                    stale.add(i)
-            seat_rows = [row for i, rs in enumerate(seats) if i not in stale for row in rs]
-            if seat_rows:
-                conn.executemany(self._update_seat, seat_rows)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        return stale
-
-    async def checkpointed(self) -> None:
-        """Wait for the checkpoint under way, if any."""
-        if self._checkpointing is not None:
-            await asyncio.wait({self._checkpointing})
-
-    def close_inline(self) -> None:
-        """Close the event loop's connection (on the event loop's thread)."""
-        if self._inline is not None:
-            self._inline.close()
-            self._inline = None
-
-    def close(self) -> None:
-        """Close the thread's connection and let the thread go (from any other thread)."""
-
-        def close() -> None:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
-
-        self._thread.submit(close).result()
-        self._thread.shutdown()
-
-
 class TableStore:
     def __init__(self, maker: async_sessionmaker[AsyncSession]) -> None:
         self.maker = maker
-        self._pending: list[_Change] = []
+        self._pending: list[Change] = []
+        #: on SQLite, finished deals' records wait here for the writer (see sqlite_writer)
+        self._pending_deals: list[Deal] = []
         self._writer: asyncio.Task[None] | None = None
-        path = _sqlite_file(maker)
+        path = sqlite_file(maker)
         self.sqlite = SqliteWriter(path) if path is not None else None
         #: transactions and changes written (for the operator and the tests)
         self.batches = 0
@@ -311,13 +71,6 @@ class TableStore:
         self.handed_in = 0
         #: called with a table's id once a finished deal of it is stored (tournaments listen)
         self.deal_listeners: list[Callable[[str], Awaitable[None]]] = []
-        #: on SQLite, one deal record written at a time: when many tables end a deal at once,
-        #: their transactions would otherwise all wait for the file's write lock, sleeping and
-        #: trying again, ahead of the tables' own changes (a burst of 1,050 records at once held
-        #: those up to 1.4 s in a load run)
-        self._one_deal_at_a_time: contextlib.AbstractAsyncContextManager[Any] = (
-            asyncio.Lock() if self.sqlite is not None else contextlib.nullcontext()
-        )
 
     async def load(self, table_id: str) -> tuple[GameTable, list[TableSeat]] | None:
         async with self.maker() as db:
@@ -343,9 +96,9 @@ class TableStore:
         """Write the snapshot if the stored version is still ``version`` (else raise
         :class:`StaleVersion`); returns once it is committed."""
         self.handed_in += 1
-        idle = not self._pending and (self._writer is None or self._writer.done())
+        idle = not self._pending and not self._writing()
         if idle and self.sqlite is not None:  # at once, if SQLite's write lock is free
-            change = _Change(table_id, version, new_version, state, status, seats, None)
+            change = Change(table_id, version, new_version, state, status, seats, None)
             stale = self.sqlite.write_now([change], utcnow())
             if stale is not None:
                 self.batches += 1
@@ -354,10 +107,16 @@ class TableStore:
                     raise StaleVersion(table_id)
                 return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Change(table_id, version, new_version, state, status, seats, done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_pending(), name="table-store-writer")
+        self._pending.append(Change(table_id, version, new_version, state, status, seats, done))
+        self._start_writer()
         await done
+
+    def _writing(self) -> bool:
+        return self._writer is not None and not self._writer.done()
+
+    def _start_writer(self) -> None:
+        if not self._writing():
+            self._writer = asyncio.create_task(self._write_pending(), name="table-store-writer")
 
     async def flush(self) -> None:
         """Wait until every change handed in so far is written (or refused)."""
@@ -374,27 +133,37 @@ class TableStore:
             await asyncio.to_thread(self.sqlite.close)
 
     async def _write_pending(self) -> None:
-        while self._pending:
+        per_batch = self.sqlite.DEALS_PER_BATCH if self.sqlite is not None else 0
+        while self._pending or self._pending_deals:
             batch, self._pending = self._pending, []
+            deals = self._pending_deals[:per_batch]
+            del self._pending_deals[:per_batch]
             try:
-                self._settle(batch, await self._write(batch))
+                self._settle(batch, deals, *await self._write(batch, deals))
             except Exception as error:
-                if len(batch) == 1:
-                    self._fail(batch[0], error)
+                alone: list[tuple[list[Change], list[Deal]]] = [([c], []) for c in batch]
+                alone += [([], [d]) for d in deals]
+                if len(alone) == 1:
+                    self._fail(batch, deals, error)
                     continue
-                for change in batch:  # find the change that fails: each alone
+                for one, deal in alone:  # find what fails: each alone
                     try:
-                        self._settle([change], await self._write([change]))
-                    except Exception as alone:
-                        self._fail(change, alone)
+                        self._settle(one, deal, *await self._write(one, deal))
+                    except Exception as its_error:
+                        self._fail(one, deal, its_error)
 
     @staticmethod
-    def _fail(change: _Change, error: Exception) -> None:
-        if change.done is not None and not change.done.done():
-            change.done.set_exception(error)
+    def _fail(batch: list[Change], deals: list[Deal], error: Exception) -> None:
+        waiting: list[asyncio.Future[Any] | None] = [c.done for c in batch]
+        waiting += [d.done for d in deals]
+        for done in waiting:
+            if done is not None and not done.done():
+                done.set_exception(error)
 
     @staticmethod
-    def _settle(batch: list[_Change], stale: set[int]) -> None:
+    def _settle(
+        batch: list[Change], deals: list[Deal], stale: set[int], deal_ids: list[int]
+    ) -> None:
         for i, change in enumerate(batch):
             if change.done is None or change.done.done():
                 continue
@@ -402,19 +171,24 @@ class TableStore:
                 change.done.set_exception(StaleVersion(change.table_id))
             else:
                 change.done.set_result(None)
+        for deal, deal_id in zip(deals, deal_ids, strict=True):
+            if not deal.done.done():
+                deal.done.set_result(deal_id)
 
-    async def _write(self, batch: list[_Change]) -> set[int]:
-        """One transaction for the batch; the indexes of the changes whose version was stale.
-        On a SQLite file, :class:`SqliteWriter` (one compare-and-set UPDATE a change). Elsewhere
-        a few statements whatever the batch's size (each await waits for a turn of a busy event
-        loop): read the stored versions (locking the rows), update the tables whose version
-        still matches in one executemany, then their seats."""
+    async def _write(self, batch: list[Change], deals: list[Deal]) -> tuple[set[int], list[int]]:
+        """One transaction for the batch (and, on SQLite, the deals): the indexes of the
+        changes whose version was stale, and the deals' ids. On a SQLite file,
+        :class:`SqliteWriter` (one compare-and-set UPDATE a change). Elsewhere a few statements
+        whatever the batch's size (each await waits for a turn of a busy event loop): read the
+        stored versions (locking the rows), update the tables whose version still matches in
+        one executemany, then their seats."""
         now = utcnow()
         if self.sqlite is not None:
-            stale = await self.sqlite.write(batch, now)
+            stale, deal_ids = await self.sqlite.write(batch, deals, now)
             self.batches += 1
             self.changes += len(batch)
-            return stale
+            return stale, deal_ids
+        assert not deals  # elsewhere each deal is its own transaction (add_deal)
         ids = [c.table_id for c in batch]
         async with self.maker() as session:
             db = await session.connection()
@@ -448,7 +222,7 @@ class TableStore:
                     if len(batch) > 1:
                         raise StaleBatch()  # no guessing which: each change alone
                     await session.rollback()
-                    return {0}
+                    return {0}, []
             seat_rows = [
                 {
                     "b_table_id": c.table_id,
@@ -465,7 +239,7 @@ class TableStore:
             await session.commit()
         self.batches += 1
         self.changes += len(batch)
-        return stale
+        return stale, []
 
     async def names(self, user_ids: list[int | None]) -> dict[int, str]:
         from ..accounts.models import User
@@ -513,29 +287,42 @@ class TableStore:
         game_winner: int | None,
         sets_won: list[int] | None = None,
     ) -> int:
-        async with self._one_deal_at_a_time, self.maker() as db:
-            deal = DealHistory(
-                table_id=table_id,
-                game_no=game_no,
-                deal_no=deal_no,
-                record=record,
-                outcome=outcome,
-                bidder_team=bidder_team,
-                contract=contract,
-                score_delta=score_delta,
-                seat_users=seat_users,
-                game_over=game_over,
-                game_winner=game_winner,
-                sets_won=sets_won or [0, 0],
-            )
-            db.add(deal)
-            await db.flush()
-            seen: set[int] = set()
-            for seat, user_id in enumerate(seat_users):
-                if user_id is not None and user_id not in seen:
-                    seen.add(user_id)
-                    db.add(DealPlayer(deal_id=deal.id, user_id=user_id, seat=seat))
-            await db.commit()
+        """Store a finished deal's record and who played it; returns its id once committed,
+        after telling the deal listeners."""
+        columns = {
+            "table_id": table_id,
+            "game_no": game_no,
+            "deal_no": deal_no,
+            "record": record,
+            "outcome": outcome,
+            "bidder_team": bidder_team,
+            "contract": contract,
+            "score_delta": score_delta,
+            "seat_users": seat_users,
+            "game_over": game_over,
+            "game_winner": game_winner,
+            "sets_won": sets_won or [0, 0],
+        }
+        players: dict[int, int] = {}  # a person in two seats is listed at the first
+        for seat, user_id in enumerate(seat_users):
+            if user_id is not None:
+                players.setdefault(user_id, seat)
+        self.handed_in += 1
+        if self.sqlite is not None:  # with the tables' changes (see sqlite_writer)
+            done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+            self._pending_deals.append(Deal(columns, list(players.items()), done))
+            self._start_writer()
+            deal_id = await done
+        else:
+            async with self.maker() as db:
+                deal = DealHistory(**columns)
+                db.add(deal)
+                await db.flush()
+                db.add_all(
+                    DealPlayer(deal_id=deal.id, user_id=u, seat=seat) for u, seat in players.items()
+                )
+                await db.commit()
+                deal_id = deal.id
         for listener in self.deal_listeners:
             await listener(table_id)
-        return deal.id
+        return deal_id
