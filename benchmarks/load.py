@@ -307,7 +307,7 @@ class Timing:
         self.on = False
         self.t0 = 0.0
         self.saves: list[float] = []
-        self.writes: list[tuple[int, float]] = []
+        self.writes: list[tuple[int, int, float]] = []  # changes, deal records, seconds
         self.deals: list[float] = []
         self.lags: list[float] = []
         #: (perf_counter at the end, what, seconds)
@@ -324,16 +324,19 @@ class Timing:
                 if timing.on:
                     timing.saves.append(time.perf_counter() - t0)
 
-        async def timed_write(store: TableStore, batch: list[Any]) -> set[int]:
+        async def timed_write(
+            store: TableStore, batch: list[Any], deals: list[Any]
+        ) -> tuple[set[int], list[int]]:
             t0 = time.perf_counter()
             try:
-                return await write(store, batch)
+                return await write(store, batch, deals)
             finally:
                 if timing.on:
                     took = time.perf_counter() - t0
-                    timing.writes.append((len(batch), took))
+                    timing.writes.append((len(batch), len(deals), took))
                     if took > 0.02:
-                        timing.stalls.append((t0 + took, f"transaction of {len(batch)}", took))
+                        what = f"transaction of {len(batch)} changes, {len(deals)} deal records"
+                        timing.stalls.append((t0 + took, what, took))
 
         async def timed_add_deal(store: TableStore, *args: Any, **kwargs: Any) -> int:
             t0 = time.perf_counter()
@@ -383,7 +386,8 @@ class Timing:
                 + f" ms ({len(values)})"
             )
 
-        sizes = [n for n, _ in self.writes]
+        sizes = [n for n, _, _ in self.writes]
+        deals = [d for _, d, _ in self.writes if d]
         stalls = sorted(
             self.stalls + [(t, f"collector, generation {g}", p) for t, g, p in self.gc.long]
         )
@@ -393,8 +397,9 @@ class Timing:
         return "\n".join(
             [
                 f"store save (handed in until committed): {ms(self.saves)}",
-                f"store transactions: {ms([t for _, t in self.writes])}; changes in each: "
-                f"mean {sum(sizes) / max(1, len(sizes)):.1f}, max {max(sizes, default=0)}",
+                f"store transactions: {ms([t for _, _, t in self.writes])}; changes in each: "
+                f"mean {sum(sizes) / max(1, len(sizes)):.1f}, max {max(sizes, default=0)}; "
+                f"{len(deals)} with deal records (mean {sum(deals) / max(1, len(deals)):.1f})",
                 f"deal records: {ms(self.deals)}",
                 f"event loop lateness (10 ms timer): {ms(self.lags)}",
                 self.gc.describe(),
