@@ -265,8 +265,10 @@ async def test_deals_ending_together_are_stored_with_their_players_and_told(
             await asyncio.sleep(0.05)
             assert not waiting.done() and not told
         deal_ids, _ = await waiting
-        # the ten changes with the first eight records, then three more transactions
+        # the ten changes with the first eight records, then three more transactions; the
+        # first waited for the lock on the writer's thread, the others went at once
         assert (store.batches, store.changes) == (4, 10)
+        assert (store.sqlite.handed_over, store.sqlite.written_at_once) == (18, 22)
     assert len(set(deal_ids)) == 30 and sorted(told) == sorted(ids[:30])
     assert store.handed_in == 40
     async with app.state.sessionmaker() as db:

@@ -99,8 +99,9 @@ class TableStore:
         idle = not self._pending and not self._writing()
         if idle and self.sqlite is not None:  # at once, if SQLite's write lock is free
             change = Change(table_id, version, new_version, state, status, seats, None)
-            stale = self.sqlite.write_now([change], utcnow())
-            if stale is not None:
+            written = self.sqlite.write_now([change], [], utcnow())
+            if written is not None:
+                stale, _ = written
                 self.batches += 1
                 self.changes += 1
                 if stale:
@@ -184,7 +185,11 @@ class TableStore:
         one executemany, then their seats."""
         now = utcnow()
         if self.sqlite is not None:
-            stale, deal_ids = await self.sqlite.write(batch, deals, now)
+            # at once when the write lock is free; else the writer's thread waits for it
+            written = self.sqlite.write_now(batch, deals, now)
+            if written is None:
+                written = await self.sqlite.write(batch, deals, now)
+            stale, deal_ids = written
             self.batches += 1
             self.changes += len(batch)
             return stale, deal_ids
