@@ -49,3 +49,29 @@ async def test_a_step_is_taken_once(event_app: FastAPI) -> None:
     async with maker() as db:
         row = await db.get(Tournament, tid)
         assert row is not None and row.version == a.version
+
+
+async def test_only_a_tournament_tables_deals_are_looked_up(event_app: FastAPI) -> None:
+    """Every stored deal reaches the owner; it looks for a match only behind a deal of a
+    tournament's table (or of a table this process does not hold), not behind each of the
+    other tables' deals (1,000 tables ending a deal together made as many queries)."""
+    from types import SimpleNamespace
+
+    owner: TournamentOwner = event_app.state.tournaments
+    looked: list[str] = []
+
+    async def deal_ended(table_id: str) -> None:
+        looked.append(table_id)
+
+    owner._deal_ended = deal_ended  # type: ignore[method-assign]
+    held = event_app.state.tables.tables
+    for table_id, kind in (("pub1", "public"), ("priv1", "private"), ("tour1", "tournament")):
+        held[table_id] = SimpleNamespace(info=SimpleNamespace(kind=kind))
+    try:
+        for table_id in ("pub1", "priv1", "tour1", "elsewhere1"):
+            await owner.on_deal_end(table_id)
+        await asyncio.gather(*owner.pending)
+    finally:
+        for table_id in ("pub1", "priv1", "tour1"):
+            del held[table_id]
+    assert looked == ["tour1", "elsewhere1"]

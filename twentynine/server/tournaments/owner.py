@@ -146,6 +146,9 @@ class TournamentOwner:
 
     async def on_deal_end(self, table_id: str) -> None:
         """A deal of a table was stored (called in the table's order: do not wait here)."""
+        runtime = self.app.state.tables.tables.get(table_id)
+        if runtime is not None and runtime.info.kind != "tournament":
+            return  # no match is played there: no need to look (every deal's end comes here)
         task = asyncio.get_running_loop().create_task(self._deal_ended(table_id))
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
