@@ -74,6 +74,19 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # against 176/268): the rules' thresholds are about right
     "expert-bold": lambda seed: ExpertBot(seed, calls="rules", inference=False, bid_shift=-0.1),
     "expert-cautious": lambda seed: ExpertBot(seed, calls="rules", inference=False, bid_shift=0.1),
+    # a partner's opening that the rules forced (the bhoos preset's first hand must bid 16)
+    # read as saying nothing: taken over at 17 with a hand that would bid on its own
+    "expert-forced": lambda seed: ExpertBot(
+        seed, calls="rules", inference=False, max_worlds=96, read_forced_opening=True
+    ),
+    "expert-bold-forced": lambda seed: ExpertBot(
+        seed,
+        calls="rules",
+        inference=False,
+        max_worlds=96,
+        bid_shift=-0.1,
+        read_forced_opening=True,
+    ),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }

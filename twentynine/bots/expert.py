@@ -68,6 +68,7 @@ class ExpertBot(IntermediateBot):
         dd_bias: float = 0.0,
         play_inference: bool = False,
         bid_shift: float = 0.0,
+        read_forced_opening: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -94,6 +95,8 @@ class ExpertBot(IntermediateBot):
         self.play_penalties = play_penalties
         #: the rules' bids: added to the chance of making a bid they ask for (``bid_limit_for``)
         self.bid_shift = bid_shift
+        #: a partner's forced opening tells nothing: take the contract over as from nobody
+        self.read_forced_opening = read_forced_opening
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: points a searched contract must make beyond its target in a solved sample to count
