@@ -87,6 +87,9 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
         bid_shift=-0.1,
         read_forced_opening=True,
     ),
+    # the rules' bids, trump named by search (under the bhoos preset, with no doubling, the
+    # only searched call): the suit whose sampled deals, solved, make the bid most often
+    "expert-trump": lambda seed: ExpertBot(seed, calls="hybrid", inference=False, max_worlds=96),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }
