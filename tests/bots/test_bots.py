@@ -399,6 +399,8 @@ def test_a_forced_opening_is_read_as_saying_nothing() -> None:
     reading = ExpertBot(1, calls="rules", inference=False, read_forced_opening=True)
     taken = reading.choose(v)
     assert (taken.act, taken.arg) == (Act.BID, 17)
+    by_level = make_bot("expert", 1).choose(v)  # the expert level reads it so
+    assert (by_level.act, by_level.arg) == (Act.BID, 17)
     assert ExpertBot(1, calls="rules", inference=False).choose(v).act is Act.PASS
 
     weak = {**rest, 2: "7S 8S 7H 8D AS 9S JS JD"}  # first four: 7S 8S 7H 8D
