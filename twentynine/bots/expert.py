@@ -11,7 +11,8 @@ It plays from its seat's view only: the sampled deals are built from the view, n
 real game.
 
 ``ExpertBot(calls="rules", inference=False)`` is the expert as it was before the calls were
-searched and the sampled deals weighed. With ``max_worlds=96`` it is still the ``expert``
+searched and the sampled deals weighed. With ``max_worlds=96`` and ``read_forced_opening=True``
+(a partner's opening the rules forced says nothing of its cards) it is still the ``expert``
 level that tables and the Bhoos server offer: the searched calls (the ``expert-search`` variant)
 measured weaker so far (see ``bots/__init__.py``), and so did they calibrated (``dd_bias``: a
 solved sample counts a contract made only with that many points to spare) and the rules' bids
