@@ -14,7 +14,8 @@ a win, so the figures say how often it happened.
 
     uv run python benchmarks/peers.py --peer-command "/path/to/peer" \\
         --peer-url http://127.0.0.1:8001 [--level expert] [--deals 100] [--seeds 1 2] \\
-        [--our-cpu 1] [--peer-cpu 0] [--arena-cpu N] [--port 8802] [--json]
+        [--our-cpu 1] [--peer-cpu 0] [--arena-cpu N] [--port 8802] [--json] \\
+        [--deals-out rounds.jsonl]
 
 Prints games won by each side with the 95% interval, contracts made and attempted per side,
 illegal answers and HTTP errors per side, the least time any seat had left and the deals over
@@ -181,6 +182,13 @@ def main() -> None:
     parser.add_argument("--peer-cpu", type=int, default=None, help="pin the peer to this core")
     parser.add_argument("--arena-cpu", type=int, default=None, help="pin this process to a core")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--deals-out",
+        type=Path,
+        default=None,
+        help="write every round played (arena.deal_record, with its seed) to this file, "
+        "one JSON object a line, to study where each side wins and loses",
+    )
     args = parser.parse_args()
 
     if args.arena_cpu is not None:
@@ -208,6 +216,7 @@ def main() -> None:
         "seconds": 0.0,
     }
     per_seed = []
+    deals_out = args.deals_out.open("w") if args.deals_out else None
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         ours_log, peer_log = Path(tmp) / "ours.log", Path(tmp) / "peer.log"
@@ -217,6 +226,12 @@ def main() -> None:
             wait_for(ours_url, ours, "our server")
             wait_for(args.peer_url.rstrip("/"), peer, "the peer")
             for seed in args.seeds:
+
+                def record(deal: dict[str, Any], seed: int = seed) -> None:
+                    if deals_out is not None:
+                        deals_out.write(json.dumps({"seed": seed, **deal}) + "\n")
+                        deals_out.flush()
+
                 result = run_arena(
                     args.level,
                     args.peer_name,
@@ -225,6 +240,7 @@ def main() -> None:
                     rules,
                     "bhoos",
                     factories=(factory(ours_url, "ours"), factory(args.peer_url, "peer")),
+                    on_round=record,
                 )
                 data = result.to_json()
                 per_seed.append(
@@ -247,6 +263,8 @@ def main() -> None:
         finally:
             stop(ours)
             stop(peer)
+            if deals_out is not None:
+                deals_out.close()
         served = server_log_figures(ours_log.read_text(errors="replace"))
     load_after = os.getloadavg()
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, make_bot
+from .engine.cards import card_list, codes
 from .engine.game import GameState, apply, new_game, next_round
 from .engine.rules import Rules
 from .engine.shuffle import uniform_deck
@@ -164,9 +165,11 @@ def run_arena(
     rules_name: str = "standard",
     on_deal: Callable[[int], None] | None = None,
     factories: tuple[PlayerFactory, PlayerFactory] | None = None,
+    on_round: Callable[[dict[str, Any]], None] | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals between ``a`` and ``b`` (names; ``factories`` makes
-    the players instead of ``player_factory`` of the names, e.g. clients that count errors)."""
+    the players instead of ``player_factory`` of the names, e.g. clients that count errors).
+    ``on_round`` is given each finished round's ``deal_record`` (to study where a side loses)."""
     make_a, make_b = factories or (player_factory(a), player_factory(b))
     side_a, side_b = SideStats(a), SideStats(b)
     rng = random.Random(seed)
@@ -191,14 +194,39 @@ def run_arena(
     for i in range(deals):
         deck = uniform_deck(rng)
         dealer = i % 4
-        for table in tables:
+        for t, table in enumerate(tables):
             game = table.play(list(deck), dealer)  # a finished game is followed by a new one
             _account(table, game)
             result.invalid_deals += game.round.outcome == "invalid"
+            if on_round is not None:
+                on_round(deal_record(game, i, t, table.sides))
         if on_deal:
             on_deal(i + 1)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def deal_record(
+    game: GameState, deal: int, table: int, sides: tuple[SideStats, SideStats]
+) -> dict[str, Any]:
+    """One finished round as data: the duplicate deal's number and table, the side of each
+    team, every call, the deck and each seat's first and last four cards, the contract and
+    what came of it (``RoundState.summary``)."""
+    rnd = game.round
+    record: dict[str, Any] = {
+        "deal": deal,
+        "table": table,
+        "sides": [sides[0].name, sides[1].name],
+        "dealer": rnd.dealer,
+        "first_hand": rnd.first_hand,
+        "deck": codes(rnd.deck),
+        "first_four": [codes(card_list(rnd.first_batch(s))) for s in range(4)],
+        "last_four": [codes(card_list(rnd.second_batch(s))) for s in range(4)],
+        "calls": [list(c) for c in rnd.calls],
+    }
+    record.update(rnd.summary())
+    record["game_winner"] = game.winner if game.over else None
+    return record
 
 
 def _account(table: Table, game: GameState) -> None:

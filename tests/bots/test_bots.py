@@ -371,3 +371,41 @@ def test_bid_shift_makes_the_rules_bids_bolder_or_more_cautious() -> None:
         assert cautious.arg <= base.arg
         more += cautious != base
     assert bolder and more
+
+
+def test_a_forced_opening_is_read_as_saying_nothing() -> None:
+    """Under the bhoos preset the first hand must open at 16, whatever its cards: with
+    ``read_forced_opening`` its partner takes the contract over at 17 with a hand that would
+    bid on its own (without it, the opening counts as strength shown and the partner waits
+    for a hand worth three more), and still passes a weak hand. An opening raised by an
+    opponent is no longer forced."""
+    from tests.engine.helpers import play
+    from twentynine.bots.expert import ExpertBot
+    from twentynine.bots.intermediate import forced_opening
+    from twentynine.engine import preset
+
+    bhoos = preset("bhoos")
+    rest = {
+        0: "7C 8C QC KC TC AC 9C JC",
+        1: "7D QD KD TD AD 9D QH 8H",
+        3: "KH TH AH 9H JH QS KS TS",
+    }
+    # first four JS 9S 7H 8D: spades trump make 17 with a chance of 0.52 (the partner unknown),
+    # 19 with 0.47 if the opening counted as a partner's bid (evaluate.make_probability)
+    fair = {**rest, 2: "JS 9S 7H 8D AS 8S 7S JD"}
+    st, _ = play(bhoos, 3, fair, "0: bid 16; 1: pass")
+    v = view(st, 2)
+    assert forced_opening(v)
+    reading = ExpertBot(1, calls="rules", inference=False, read_forced_opening=True)
+    taken = reading.choose(v)
+    assert (taken.act, taken.arg) == (Act.BID, 17)
+    by_level = make_bot("expert", 1).choose(v)  # the expert level reads it so
+    assert (by_level.act, by_level.arg) == (Act.BID, 17)
+    assert ExpertBot(1, calls="rules", inference=False).choose(v).act is Act.PASS
+
+    weak = {**rest, 2: "7S 8S 7H 8D AS 9S JS JD"}  # first four: 7S 8S 7H 8D
+    st, _ = play(bhoos, 3, weak, "0: bid 16; 1: pass")
+    assert reading.choose(view(st, 2)).act is Act.PASS
+
+    st, _ = play(bhoos, 3, fair, "0: bid 16; 1: bid 17; 0: bid 17; 1: pass")
+    assert not forced_opening(view(st, 2))

@@ -11,7 +11,8 @@ It plays from its seat's view only: the sampled deals are built from the view, n
 real game.
 
 ``ExpertBot(calls="rules", inference=False)`` is the expert as it was before the calls were
-searched and the sampled deals weighed. With ``max_worlds=96`` it is still the ``expert``
+searched and the sampled deals weighed. With ``max_worlds=96`` and ``read_forced_opening=True``
+(a partner's opening the rules forced says nothing of its cards) it is still the ``expert``
 level that tables and the Bhoos server offer: the searched calls (the ``expert-search`` variant)
 measured weaker so far (see ``bots/__init__.py``), and so did they calibrated (``dd_bias``: a
 solved sample counts a contract made only with that many points to spare) and the rules' bids
@@ -68,6 +69,7 @@ class ExpertBot(IntermediateBot):
         dd_bias: float = 0.0,
         play_inference: bool = False,
         bid_shift: float = 0.0,
+        read_forced_opening: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -94,6 +96,8 @@ class ExpertBot(IntermediateBot):
         self.play_penalties = play_penalties
         #: the rules' bids: added to the chance of making a bid they ask for (``bid_limit_for``)
         self.bid_shift = bid_shift
+        #: a partner's forced opening tells nothing: take the contract over as from nobody
+        self.read_forced_opening = read_forced_opening
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: points a searched contract must make beyond its target in a solved sample to count

@@ -74,6 +74,9 @@ class IntermediateBot:
     name = "intermediate"
     #: added to the chance of making a bid that the auction asks for (negative: bolder)
     bid_shift = 0.0
+    #: read a partner's opening that the rules forced (``forced_opening``) as saying nothing
+    #: of its cards, and take the contract over from it as from nobody
+    read_forced_opening = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -113,8 +116,9 @@ class IntermediateBot:
         hand = _hand(view, seat)
         holder = view.holder
         partner_holds = holder is not None and holder == partner(seat)
-        limit = bid_limit_for(view, hand, seat, self.bid_shift)
-        if partner_holds and limit < view.bid + 3:
+        forced = self.read_forced_opening and partner_holds and forced_opening(view)
+        limit = bid_limit_for(view, hand, seat, self.bid_shift, forced)
+        if partner_holds and not forced and limit < view.bid + 3:
             return passing  # the partner plays it; raising only raises our own target
         affordable = [a for a in bids if a.arg <= limit]
         return min(affordable, key=lambda a: a.arg) if affordable else passing
@@ -181,15 +185,31 @@ class IntermediateBot:
 # -- contract estimates -----------------------------------------------------------------------
 
 
-def bid_limit_for(view: View, hand: int, seat: int, shift: float = 0.0) -> int:
+def forced_opening(view: View) -> bool:
+    """Is the only bid so far the first hand's opening at the minimum, which the rules made
+    it bid (``first_bid_required``)? Then it says nothing of the first hand's cards."""
+    rules = view.rules
+    if not rules.first_bid_required or not view.calls:
+        return False
+    first_seat, first_bid = view.calls[0]
+    later = any(b > 0 for _, b in view.calls[1:])
+    return first_seat == view.first_hand and first_bid == rules.min_bid and not later
+
+
+def bid_limit_for(
+    view: View, hand: int, seat: int, shift: float = 0.0, forced: bool = False
+) -> int:
     """The highest bid worth making with this 4-card hand, given what the auction has shown
-    (``shift`` is added to the chance of making it that a bid needs)."""
+    (``shift`` is added to the chance of making it that a bid needs; ``forced``: the
+    partner's bid is a forced opening and tells nothing)."""
     rules = view.rules
     _, value = best_trump(hand)
     if rules.last_trick_point:
         value += 0.6
     spoke = {s for s, _ in view.calls}
     partner_bid = max((b for s, b in view.calls if s == partner(seat)), default=-1)
+    if forced:
+        partner_bid, spoke = -1, set()  # as if the partner had not spoken
     opp_bid = max((b for s, b in view.calls if s != seat and (s - seat) & 1), default=0)
     if partner_bid > 0:
         value += 1.5
