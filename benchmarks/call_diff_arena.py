@@ -5,8 +5,8 @@ Two levels whose play is the same and whose calls (bids, trump) are decided with
 seat's call differs. So this deals ``--deals`` decks as the arena would (``uniform_deck`` of
 ``random.Random(seed)``, the dealer turning), runs each duplicate table's calls with every
 seat's bot of the candidate's seats swapped in, keeps the decks where any call differs from
-the all-``B`` table, and plays only those as duplicate deals (``arena.Table``): each side's
-games won there, with the 95% interval. The other deals would add only noise (and time).
+the all-``B`` table, and plays only those as duplicate deals (``arena.duplicate_tables``):
+each side's games won there, with the 95% interval. The other deals would add only noise (and time).
 
     uv run python benchmarks/call_diff_arena.py expert-forced expert --preset bhoos \\
         --deals 1000 --seed 1 [--json]
@@ -20,7 +20,13 @@ import random
 import time
 from typing import Any
 
-from twentynine.arena import SideStats, Table, _account, player_factory, wilson_interval
+from twentynine.arena import (
+    SideStats,
+    account,
+    duplicate_tables,
+    player_factory,
+    wilson_interval,
+)
 from twentynine.bots import Bot
 from twentynine.engine.round import apply as apply_round
 from twentynine.engine.round import start_round, to_act
@@ -56,18 +62,7 @@ def main() -> None:
     make_a, make_b = player_factory(args.a), player_factory(args.b)
     side_a, side_b = SideStats(args.a), SideStats(args.b)
     seed = args.seed
-    tables = [
-        Table(
-            rules,
-            [(make_a if s % 2 == 0 else make_b)(seed * 8 + s) for s in range(4)],
-            (side_a, side_b),
-        ),
-        Table(
-            rules,
-            [(make_b if s % 2 == 0 else make_a)(seed * 8 + 4 + s) for s in range(4)],
-            (side_b, side_a),
-        ),
-    ]
+    tables = duplicate_tables(rules, (make_a, make_b), (side_a, side_b), seed)
     plain = [make_b(seed * 8 + 100 + s) for s in range(4)]
     rng = random.Random(seed)
     start = time.perf_counter()
@@ -81,7 +76,7 @@ def main() -> None:
         affected += 1
         for table in tables:
             game = table.play(list(deck), dealer)
-            _account(table, game)
+            account(table, game)
             invalid += game.round.outcome == "invalid"
     games = side_a.games_won + side_b.games_won
     lo, hi = wilson_interval(side_a.games_won, games)

@@ -173,8 +173,34 @@ def run_arena(
     make_a, make_b = factories or (player_factory(a), player_factory(b))
     side_a, side_b = SideStats(a), SideStats(b)
     rng = random.Random(seed)
-    # table 0: A in seats 0 and 2; table 1: B there
-    tables = [
+    tables = duplicate_tables(rules, (make_a, make_b), (side_a, side_b), seed)
+    result = ArenaResult(rules_name, deals, seed, side_a, side_b)
+    start = time.perf_counter()
+    for i in range(deals):
+        deck = uniform_deck(rng)
+        dealer = i % 4
+        for t, table in enumerate(tables):
+            game = table.play(list(deck), dealer)  # a finished game is followed by a new one
+            account(table, game)
+            result.invalid_deals += game.round.outcome == "invalid"
+            if on_round is not None:
+                on_round(deal_record(game, i, t, table.sides))
+        if on_deal:
+            on_deal(i + 1)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def duplicate_tables(
+    rules: Rules,
+    makers: tuple[PlayerFactory, PlayerFactory],
+    sides: tuple[SideStats, SideStats],
+    seed: int,
+) -> list[Table]:
+    """The two tables of a duplicate match: A in seats 0 and 2 of the first, B there in the
+    second (each player seeded from ``seed`` and its seat)."""
+    (make_a, make_b), (side_a, side_b) = makers, sides
+    return [
         Table(
             rules,
             [make_a(seed * 8 + s) if s % 2 == 0 else make_b(seed * 8 + s) for s in range(4)],
@@ -189,21 +215,6 @@ def run_arena(
             (side_b, side_a),
         ),
     ]
-    result = ArenaResult(rules_name, deals, seed, side_a, side_b)
-    start = time.perf_counter()
-    for i in range(deals):
-        deck = uniform_deck(rng)
-        dealer = i % 4
-        for t, table in enumerate(tables):
-            game = table.play(list(deck), dealer)  # a finished game is followed by a new one
-            _account(table, game)
-            result.invalid_deals += game.round.outcome == "invalid"
-            if on_round is not None:
-                on_round(deal_record(game, i, t, table.sides))
-        if on_deal:
-            on_deal(i + 1)
-    result.seconds = time.perf_counter() - start
-    return result
 
 
 def deal_record(
@@ -229,7 +240,8 @@ def deal_record(
     return record
 
 
-def _account(table: Table, game: GameState) -> None:
+def account(table: Table, game: GameState) -> None:
+    """Add a finished round of ``table`` to its two sides' figures."""
     rnd = game.round
     for team in (0, 1):
         table.sides[team].points += rnd.points[team]
