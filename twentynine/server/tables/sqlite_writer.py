@@ -142,16 +142,17 @@ class SqliteWriter:
         self._update_seat = (
             f"UPDATE {s} SET user_id = ?, bot = ?, joined = ? WHERE table_id = ? AND seat = ?"
         )
-        self._deal_columns = [*_DEAL_JSON, *_DEAL_PLAIN]
+        columns = [*_DEAL_JSON, *_DEAL_PLAIN, "finished_at"]
         self._insert_deal = (
-            f"INSERT INTO {_DEALS.name} ({', '.join(self._deal_columns)}, finished_at) "
-            f"VALUES ({', '.join('?' * (len(self._deal_columns) + 1))})"
+            f"INSERT INTO {_DEALS.name} ({', '.join(columns)}) "
+            f"VALUES ({', '.join('?' * len(columns))})"
         )
         self._insert_player = (
             f"INSERT INTO {_PLAYERS.name} (deal_id, user_id, seat) VALUES (?, ?, ?)"
         )
 
-    def _deal_rows(self, deals: list[Deal], now: dt.datetime) -> list[DealRows]:
+    @staticmethod
+    def _deal_rows(deals: list[Deal], now: dt.datetime) -> list[DealRows]:
         """Each deal's INSERT parameters (JSON columns encoded with orjson) and its players'."""
         when = _sqlite_time(now)
         return [
