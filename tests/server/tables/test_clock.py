@@ -12,6 +12,7 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
+import orjson
 import pytest
 
 from twentynine.bots import make_bot
@@ -131,11 +132,11 @@ SENT: dict[int, list[dict[str, Any]]] = {}
 async def _connect(runtime: TableRuntime, user_id: int | None, seat: int | None) -> Connection:
     got: list[dict[str, Any]] = []
 
-    async def send(message: dict[str, Any]) -> None:
-        got.append(message)
+    async def send(message: dict[str, Any] | bytes) -> None:
+        got.append(orjson.loads(message) if isinstance(message, bytes) else message)
 
-    def send_now(message: dict[str, Any]) -> bool:
-        got.append(message)
+    def send_now(message: dict[str, Any] | bytes) -> bool:
+        got.append(orjson.loads(message) if isinstance(message, bytes) else message)
         return True
 
     conn = Connection(user_id, "Me", seat, send, None, send_now)

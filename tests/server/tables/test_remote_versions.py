@@ -8,6 +8,7 @@ import asyncio
 import logging
 from typing import Any
 
+import orjson
 import pytest
 
 from twentynine.engine.records import RulesSpec
@@ -37,8 +38,8 @@ async def _runtime() -> tuple[TableRuntime, list[dict[str, Any]]]:
     runtime = TableRuntime(info, [Seat() for _ in range(4)], _NoStore(), Settings(), version=7)  # type: ignore[arg-type]
     got: list[dict[str, Any]] = []
 
-    async def send(message: dict[str, Any]) -> None:
-        got.append(message)
+    async def send(message: dict[str, Any] | bytes) -> None:
+        got.append(orjson.loads(message) if isinstance(message, bytes) else message)
 
     conn = Connection(None, "Watcher", None, send)
     conn.open()

@@ -14,7 +14,7 @@ from ...engine.events import Event
 from ...engine.game import GameOver, ScoreChanged, totals_json
 from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
 from .base import TableParts
-from .connection import OUTBOX_LIMIT, Connection
+from .connection import OUTBOX_LIMIT, Connection, encoded
 from .history import deal_events
 
 log = logging.getLogger("twentynine.tables")
@@ -114,30 +114,39 @@ class Broadcast(TableParts):
         }
 
     def _broadcast(self, events: list[dict[str, Any]], snapshot: bool = False) -> None:
-        """Each connection's own message: the table and each distinct view built once."""
-        table = self.table_json()
-        views: dict[int | frozenset[int], dict[str, Any] | None] = {}
-        public: dict[str, Any] | None = None  # the part of every view that is the same
+        """Each connection's own message, as the JSON text ``message_for`` would encode, built
+        from parts encoded once: the message's head and the table for all, each distinct view
+        once (the part every view shares once too), and only each connection's "you" alone."""
+        table = encoded(self.table_json())
+        head = encoded({"type": "state", "version": self.version, "snapshot": snapshot})
+        before_you = b"".join(
+            (head[:-1], b',"events":', encoded(events), b',"table":', table[:-1], b',"you":')
+        )
+        views: dict[int | frozenset[int], bytes] = {}
+        public: bytes | None = None  # the part of every view that is the same, without its "}"
         rnd = None if self.game is None else self.game.round
         for conn in list(self.conns):
             key = conn.seat if conn.seat is not None else self.viewer_seats(conn)
-            if key not in views:
+            seen = views.get(key)
+            if seen is None:
                 if rnd is None:
-                    views[key] = None
+                    seen = b"null"
                 else:
                     if public is None:
-                        public = shared_json(rnd)
+                        public = encoded(shared_json(rnd))[:-1]
                     if isinstance(key, int):
                         private = seat_private_json(rnd, key)
                     else:
                         private = spectator_view(rnd, key).private_json()
-                    views[key] = {**public, **private}
+                    seen = b"".join((public, b",", encoded(private)[1:]))
+                views[key] = seen
             self.push(
                 conn,
-                self.message_for(conn, events, snapshot, table=table, view_json=views[key]),
+                b"".join((before_you, encoded(self._you(conn)), b'},"view":', seen, b"}")),
             )
 
-    def push(self, conn: Connection, message: dict[str, Any]) -> None:
+    def push(self, conn: Connection, message: dict[str, Any] | bytes) -> None:
+        """Queue a message for ``conn`` (a dict, or one already encoded as JSON text)."""
         if conn.closed:
             return
         if len(conn.outbox) >= OUTBOX_LIMIT:  # a client that cannot keep up reconnects

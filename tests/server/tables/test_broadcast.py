@@ -1,0 +1,106 @@
+"""A table's broadcast builds each connection's message from parts encoded once (the table, the
+head, each distinct view): the text each connection gets must be exactly what encoding its own
+message (``message_for``, built through the engine's view functions) gives, for players and for
+spectators who see different hands."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+
+from twentynine.engine.records import RulesSpec
+from twentynine.engine.round import to_act
+from twentynine.engine.views import view
+from twentynine.server.settings import Settings
+from twentynine.server.tables.connection import encoded
+from twentynine.server.tables.runtime import Connection, Seat, TableInfo, TableRuntime
+
+HOST = 10
+
+
+class _NoStore:
+    async def load(self, table_id: str) -> None:
+        return None
+
+    async def save(self, *args: Any) -> None:
+        return None
+
+    async def add_deal(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def names(self, *args: Any, **kwargs: Any) -> dict[int, str]:
+        return {}
+
+
+async def test_each_connection_gets_exactly_its_own_message_encoded() -> None:
+    info = TableInfo("bc1", "hosted", HOST, RulesSpec("standard", {}))
+    seats = [Seat(user_id=HOST + i, name=f"P{i}", joined=True) for i in range(4)]
+    runtime = TableRuntime(
+        info,
+        seats,
+        _NoStore(),  # type: ignore[arg-type]
+        Settings(next_deal_seconds=3600.0),
+        rng=random.Random(3),
+    )
+    runtime.wall = lambda: 1_800_000_000.0  # type: ignore[method-assign]  # one "server_time"
+    checked: list[tuple[int | None, frozenset[int]]] = []
+    mismatches: list[str] = []
+
+    def writer(conn_box: list[Connection]) -> Any:
+        def send_now(message: dict[str, Any] | bytes) -> bool:
+            assert isinstance(message, bytes), "a broadcast sends encoded text"
+            got = orjson.loads(message)
+            conn = conn_box[0]
+            expected = runtime.message_for(conn, got["events"], got["snapshot"])
+            if encoded(expected) != message:
+                mismatches.append(f"seat {conn.seat}: {message[:80]!r}")
+            checked.append((conn.seat, frozenset(got["table"]["you"]["sees"])))
+            return True
+
+        return send_now
+
+    conns: list[Connection] = []
+    for seat, user in [(0, HOST), (1, HOST + 1), (2, HOST + 2), (3, HOST + 3)]:
+        box: list[Connection] = []
+        conn = Connection(user, f"P{seat}", seat, _never, None, writer(box))
+        box.append(conn)
+        conns.append(conn)
+    for toggled in (frozenset(), frozenset({1}), frozenset({1, 2})):
+        box = []
+        conn = Connection(None, "Watcher", None, _never, None, writer(box), toggled=toggled)
+        box.append(conn)
+        conns.append(conn)
+    for conn in conns:
+        conn.open()
+        runtime.conns.add(conn)
+    runtime.start()
+    try:
+        await runtime.submit(runtime.start_game)
+        for _ in range(40):  # the auction and the first tricks: each a broadcast
+            game = runtime.game
+            assert game is not None
+            if game.round.is_over:
+                break
+            seat = to_act(game.round)[0]
+            action = view(game.round, seat).legal[0]
+            await runtime.act(conns[seat], {**action.to_json(), "version": runtime.version})
+    finally:
+        await runtime.stop()
+    assert mismatches == []
+    assert len(checked) >= 7 * 20
+    # players see their own hand; the host's seat (0) shows to every spectator, and each
+    # spectator's toggled seats too
+    assert {sees for seat, sees in checked} == {
+        frozenset({0}),
+        frozenset({1}),
+        frozenset({2}),
+        frozenset({3}),
+        frozenset({0, 1}),
+        frozenset({0, 1, 2}),
+    }
+
+
+async def _never(message: Any) -> None:
+    raise AssertionError("every message here is written at once")
