@@ -17,21 +17,9 @@ from twentynine.server.settings import Settings
 from twentynine.server.tables.connection import encoded
 from twentynine.server.tables.runtime import Connection, Seat, TableInfo, TableRuntime
 
+from .test_clock import MemoryStore
+
 HOST = 10
-
-
-class _NoStore:
-    async def load(self, table_id: str) -> None:
-        return None
-
-    async def save(self, *args: Any) -> None:
-        return None
-
-    async def add_deal(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def names(self, *args: Any, **kwargs: Any) -> dict[int, str]:
-        return {}
 
 
 async def test_each_connection_gets_exactly_its_own_message_encoded() -> None:
@@ -40,7 +28,7 @@ async def test_each_connection_gets_exactly_its_own_message_encoded() -> None:
     runtime = TableRuntime(
         info,
         seats,
-        _NoStore(),  # type: ignore[arg-type]
+        MemoryStore("bc1", seats),  # type: ignore[arg-type]
         Settings(next_deal_seconds=3600.0),
         rng=random.Random(3),
     )
