@@ -27,8 +27,8 @@ from twentynine.engine.records import RulesSpec
 from twentynine.engine.round import to_act
 from twentynine.engine.views import view
 from twentynine.server.settings import Settings
+from twentynine.server.tables.connection import encoded
 from twentynine.server.tables.runtime import Connection, Seat, TableInfo, TableRuntime
-from twentynine.server.tables.ws import _encode
 
 
 class _NoStore:
@@ -53,14 +53,14 @@ async def _run(actions: int, seed: int, turn_seconds: int = 0) -> tuple[float, i
     seats = [Seat(user_id=i + 1, name=f"P{i + 1}", joined=True) for i in range(4)]
     settings = Settings(next_deal_seconds=0.0)
     runtime = TableRuntime(info, seats, _NoStore(), settings, rng=random.Random(seed))  # type: ignore[arg-type]
-    encoded = [0]
+    written = [0]
 
-    def write(message: dict[str, Any]) -> bool:
-        _encode(message)
-        encoded[0] += 1
+    def write(message: dict[str, Any] | bytes) -> bool:
+        encoded(message)
+        written[0] += 1
         return True
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: dict[str, Any] | bytes) -> None:
         write(message)
 
     conns = []
@@ -89,7 +89,7 @@ async def _run(actions: int, seed: int, turn_seconds: int = 0) -> tuple[float, i
             done += 1
     finally:
         await runtime.stop()
-    return cpu, encoded[0]
+    return cpu, written[0]
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from ...engine.events import Event
 from ...engine.game import GameOver, ScoreChanged, totals_json
 from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
 from .base import TableParts
-from .connection import OUTBOX_LIMIT, Connection, encoded
+from .connection import OUTBOX_LIMIT, Connection, Message, encoded
 from .history import deal_events
 
 log = logging.getLogger("twentynine.tables")
@@ -145,7 +145,7 @@ class Broadcast(TableParts):
                 b"".join((before_you, encoded(self._you(conn)), b'},"view":', seen, b"}")),
             )
 
-    def push(self, conn: Connection, message: dict[str, Any] | bytes) -> None:
+    def push(self, conn: Connection, message: Message) -> None:
         """Queue a message for ``conn`` (a dict, or one already encoded as JSON text)."""
         if conn.closed:
             return

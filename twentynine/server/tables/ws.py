@@ -49,9 +49,6 @@ def table_id_of(scope: Scope) -> str | None:
     return table_id if table_id and "/" not in table_id else None
 
 
-_encode = encoded
-
-
 class Disconnected(Exception):
     """The client went away (or closed the socket)."""
 
@@ -95,11 +92,11 @@ class Socket:
     def send_json_now(self, message: Message) -> bool:
         """Write the message at once if the server can; False if it must wait (``send_json``)."""
         send_now = self._send_now
-        return send_now is not None and send_now(_encode(message))
+        return send_now is not None and send_now(encoded(message))
 
     async def send_json(self, message: Message) -> None:
         try:
-            await self._send({"type": "websocket.send", "text": _encode(message).decode()})
+            await self._send({"type": "websocket.send", "text": encoded(message).decode()})
         except OSError as e:  # uvicorn's ClientDisconnected
             raise Disconnected() from e
 
