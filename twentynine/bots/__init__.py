@@ -106,6 +106,16 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # Against bikaldev (peers.py --deals 100 --seeds 1): 104 of 199 games, the expert 104 of
     # 198 on the same deals; of the 27 rounds whose calls differed it won 13, the expert 18
     "expert-trump": lambda seed: ExpertBot(seed, calls="hybrid", inference=False, max_worlds=96),
+    # the expert that reads an opponent's bid as strength its own cards lack before contesting
+    # it (intermediate.opponent_bid_cost)
+    "expert-reads": lambda seed: ExpertBot(
+        seed,
+        calls="rules",
+        inference=False,
+        max_worlds=96,
+        read_forced_opening=True,
+        read_bids=True,
+    ),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }

@@ -70,6 +70,7 @@ class ExpertBot(IntermediateBot):
         play_inference: bool = False,
         bid_shift: float = 0.0,
         read_forced_opening: bool = False,
+        read_bids: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -98,6 +99,8 @@ class ExpertBot(IntermediateBot):
         self.bid_shift = bid_shift
         #: a partner's forced opening tells nothing: take the contract over as from nobody
         self.read_forced_opening = read_forced_opening
+        #: read every bid for what it says (``intermediate.bid_limit_for``)
+        self.read_bids = read_bids
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: points a searched contract must make beyond its target in a solved sample to count
