@@ -18,6 +18,10 @@ measured weaker so far (see ``bots/__init__.py``), and so did they calibrated (`
 solved sample counts a contract made only with that many points to spare) and the rules' bids
 with searched trump and doubles (``calls="hybrid"``).
 
+``read_bids=True`` reads every bid for what it says before bidding (``bid_limit_for``): an
+opponent's bid is strength its own four cards lack (``opponent_bid_cost``), and the opening the
+rules forced says nothing wherever it stands.
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. Neither
 measured stronger (see ``bots/__init__.py``).

@@ -72,9 +72,11 @@ SINGLE_TRICK = 10
 #: what an opponent's bid (one the rules did not force) takes from our four cards' expected
 #: points, at the minimum bid and for each point above it, up to the cap: the strength it
 #: shows is strength we do not hold. Fitted on 26,821 random deals solved open-handed (our
-#: seat as bidder with its likely trump): an opponent whose four cards are worth 16, 17, 18
-#: or more takes 1.6, 1.9 and 2.9 points of ours, against the 2.0, 2.5 and 3.7 a partner's
-#: adds; scaled, as the partner's +1.5 is, to the points of deals played out
+#: seat as bidder with the trump its four cards name; the points it takes against what its
+#: four cards' worth, ``best_trump``, predicts): an opponent whose four cards are worth the
+#: bid of 16, 17 or 18 (at least 15.5, 16.5, 17.5) leaves us 1.6, 1.9 and 2.9 points fewer,
+#: a partner's as strong 2.0, 2.5 and 3.7 more; scaled about as the partner's +1.5 here is
+#: to those (open-handed play exaggerates both)
 OPP_BID_VALUE = 1.0
 OPP_BID_STEP = 0.25
 OPP_BID_CAP = 2.0
