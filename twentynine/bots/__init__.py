@@ -124,7 +124,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 0 illegal answers, 0 HTTP errors, 0 deals over time. The expert the same day (--level
     # expert): seed 1 102 of 200, seed 2 116 of 198: 218 of 398 (54.8%, CI 49.9-59.6%),
     # contracts 149/252 (peer 77/146), 0 illegal answers, 0 HTTP errors, 0 deals over time
-    # (the peer gave 19 illegal answers over the two seeds, both runs). Of the 27 rounds of
+    # (the peer gave 19 illegal answers over the two seeds, in each pair). Of the 27 rounds of
     # seed 2 whose calls differed it won 2 the expert lost and lost 5 the expert won (one of
     # them void): over both seeds 7 to 7, even.
     # Its contracts contested by the other side made 61 of 85 (the expert's on seed 1: 33 of
