@@ -409,3 +409,43 @@ def test_a_forced_opening_is_read_as_saying_nothing() -> None:
 
     st, _ = play(bhoos, 3, fair, "0: bid 16; 1: bid 17; 0: bid 17; 1: pass")
     assert not forced_opening(view(st, 2))
+
+
+def test_read_bids_counts_an_opponents_bid_and_not_the_forced_opening() -> None:
+    """With ``read_bids`` an opponent's bid is strength our cards lack
+    (``opponent_bid_cost``: 1 point at the minimum bid, a quarter more for each point above,
+    at most 2), the first hand's forced opening at 16 says nothing wherever it stands, and a
+    partner who made only that opening and then passed is read as having passed: a hand that
+    the old reading (the opening as a partner's bid, no cost for the opponent's 18) sent to 19
+    passes, and the same hand still takes a forced opening over at 17."""
+    from tests.engine.helpers import play
+    from twentynine.bots.expert import ExpertBot
+    from twentynine.bots.intermediate import OPP_BID_CAP, opponent_bid_cost
+    from twentynine.engine import preset
+
+    bhoos = preset("bhoos")
+    hands = {
+        0: "7C 8C QC KC TC AC 9C JC",
+        1: "7D QD KD TD AD 9D QH 8H",
+        2: "JS 9S 7H 8D AS 8S 7S JD",
+        3: "KH TH AH 9H JH QS KS TS",
+    }
+    old = ExpertBot(1, calls="rules", inference=False, read_forced_opening=True)
+    reads = ExpertBot(1, calls="rules", inference=False, read_forced_opening=True, read_bids=True)
+
+    st, _ = play(bhoos, 3, hands, "0: bid 16; 1: bid 18; 0: pass")
+    v = view(st, 2)
+    assert opponent_bid_cost(v, 2) == 1.5  # seat 1's 18
+    assert opponent_bid_cost(v, 1) == 0.0  # seat 0's only bid was forced
+    assert (old.choose(v).act, old.choose(v).arg) == (Act.BID, 19)
+    assert reads.choose(v).act is Act.PASS
+
+    st, _ = play(bhoos, 3, hands, "0: bid 16; 1: pass")
+    v = view(st, 2)
+    assert opponent_bid_cost(v, 2) == 0.0
+    taken = reads.choose(v)
+    assert (taken.act, taken.arg) == (Act.BID, 17)
+
+    st, _ = play(bhoos, 3, hands, "0: bid 16; 1: bid 17; 0: bid 17; 1: bid 22")
+    assert opponent_bid_cost(view(st, 0), 0) == OPP_BID_CAP  # 1 + 0.25 x 6, capped
+    assert opponent_bid_cost(view(st, 1), 1) == 1.25  # seat 0's match at 17 is a real bid

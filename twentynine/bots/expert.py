@@ -18,6 +18,10 @@ measured weaker so far (see ``bots/__init__.py``), and so did they calibrated (`
 solved sample counts a contract made only with that many points to spare) and the rules' bids
 with searched trump and doubles (``calls="hybrid"``).
 
+``read_bids=True`` reads every bid for what it says before bidding (``bid_limit_for``): an
+opponent's bid is strength its own four cards lack (``opponent_bid_cost``), and the opening the
+rules forced says nothing wherever it stands.
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. Neither
 measured stronger (see ``bots/__init__.py``).
@@ -70,6 +74,7 @@ class ExpertBot(IntermediateBot):
         play_inference: bool = False,
         bid_shift: float = 0.0,
         read_forced_opening: bool = False,
+        read_bids: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -98,6 +103,8 @@ class ExpertBot(IntermediateBot):
         self.bid_shift = bid_shift
         #: a partner's forced opening tells nothing: take the contract over as from nobody
         self.read_forced_opening = read_forced_opening
+        #: read every bid for what it says (``intermediate.bid_limit_for``)
+        self.read_bids = read_bids
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: points a searched contract must make beyond its target in a solved sample to count
