@@ -263,11 +263,15 @@ class Auditor:
         broadcast = TableRuntime._broadcast
         connect = TableRuntime.connect
 
-        def push_hook(self: TableRuntime, conn: Connection, message: dict[str, Any]) -> None:
+        def push_hook(
+            self: TableRuntime, conn: Connection, message: dict[str, Any] | bytes
+        ) -> None:
             if auditor.caught_up.pop(id(message), None) is message:
                 pass
             elif not conn.closed:
-                auditor.guard(lambda: auditor.record(self, conn, message, None, False))
+                # a broadcast hands in the JSON text it sends: audit exactly that
+                sent = orjson.loads(message) if isinstance(message, bytes) else message
+                auditor.guard(lambda: auditor.record(self, conn, sent, None, False))
             push(self, conn, message)
 
         def catch_up_hook(

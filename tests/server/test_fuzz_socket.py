@@ -38,6 +38,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 import pytest_asyncio
 import websockets
@@ -422,8 +423,10 @@ class SocketFuzzer:
         process), so a refusal can be shown to have reached its sender and nobody else."""
         original = self.runtime.push
 
-        def push(conn: Any, message: dict[str, Any]) -> None:
-            self.pushes.append((conn.user_id, message))
+        def push(conn: Any, message: dict[str, Any] | bytes) -> None:
+            # a broadcast hands in the JSON text it sends
+            sent = orjson.loads(message) if isinstance(message, bytes) else message
+            self.pushes.append((conn.user_id, sent))
             original(conn, message)
 
         self.runtime.push = push  # type: ignore[method-assign]
