@@ -67,6 +67,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -550,6 +551,16 @@ def floor_server(port: int, pad: int, compression: bool) -> None:
         asyncio.run(main())
 
 
+def run_client(main: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+    """The load client on uvloop when it is installed (as the servers run): a client that
+    spends less on each message runs late less often, and its late ticks send bursts."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)  # type: ignore[arg-type]
+    return uvloop.run(main)  # type: ignore[arg-type]
+
+
 def _floor_health(connection: Any, request: Any) -> Any:
     if request.path == "/healthz":
         return connection.respond(200, "ok\n")
@@ -694,7 +705,7 @@ class LivePage:
         assert self.ws is not None
         try:
             async for raw in self.ws:
-                self.stats.live_messages[json.loads(raw).get("type", "?")] += 1
+                self.stats.live_messages[orjson.loads(raw).get("type", "?")] += 1
         except websockets.ConnectionClosed:
             pass
         if not self.stats.closing:
@@ -726,7 +737,7 @@ class Player:
         stats = self.table.stats
         try:
             async for raw in self.ws:
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 kind = message.get("type")
                 if kind == "state":
                     if stats.measuring:
@@ -1258,7 +1269,7 @@ def main() -> None:
         p.error("--tables ≥ 1, --rate > 0 and 0 < --seconds ≤ 3600")
     if args.url and args.profile:
         p.error("--profile starts its own server; leave out --url")
-    result = asyncio.run(main_async(args))
+    result = run_client(main_async(args))
     if args.json:
         result["ours"].pop("profile_text", None)
         print(json.dumps(result))

@@ -113,14 +113,22 @@ class Broadcast(TableParts):
             "view": view_json,
         }
 
-    def _broadcast(self, events: list[dict[str, Any]], snapshot: bool = False) -> None:
+    def _broadcast(
+        self,
+        events: list[dict[str, Any]],
+        snapshot: bool = False,
+        events_json: bytes | None = None,
+    ) -> None:
         """Each connection's own message, as the JSON text ``message_for`` would encode, built
         from parts encoded once: the message's head and the table for all, each distinct view
-        once (the part every view shares once too), and only each connection's "you" alone."""
+        once (the part every view shares once too), and only each connection's "you" alone.
+        ``events_json``: the events already encoded, if the caller has them."""
         table = encoded(self.table_json())
         head = encoded({"type": "state", "version": self.version, "snapshot": snapshot})
+        if events_json is None:
+            events_json = encoded(events)
         before_you = b"".join(
-            (head[:-1], b',"events":', encoded(events), b',"table":', table[:-1], b',"you":')
+            (head[:-1], b',"events":', events_json, b',"table":', table[:-1], b',"you":')
         )
         views: dict[int | frozenset[int], bytes] = {}
         public: bytes | None = None  # the part of every view that is the same, without its "}"

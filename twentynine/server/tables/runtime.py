@@ -32,8 +32,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from ...bots import Bot
 from ...engine.actions import action_from_json
 from ...engine.cards import card_code, parse_card
@@ -48,7 +46,7 @@ from .again import PlayAgain
 from .bot_moves import BotMoves
 from .broadcast import Broadcast, chat_json, game_event_json
 from .clock import TurnClock
-from .connection import OUTBOX_LIMIT, Connection
+from .connection import OUTBOX_LIMIT, Connection, encoded
 from .deals import RESETS, DealFlow
 from .errors import TableError
 from .fanout import Fanout, LocalFanout
@@ -227,8 +225,9 @@ class TableRuntime(
         )
         self.version = new_version
         self.sent = new_version
-        self.recent.append((new_version, orjson.dumps(events)))
-        self._broadcast(events)
+        events_json = encoded(events)  # once: for the catch-up list and every message
+        self.recent.append((new_version, events_json))
+        self._broadcast(events, events_json=events_json)
         if self.notices is not None:  # pages away from the table (tables/notices.py)
             self.notices.committed(self, events)
         await self.fanout.publish(
