@@ -282,9 +282,11 @@ class Auditor:
             auditor.guard(lambda: auditor.record(self, conn, message, last_version, True))
             return message
 
-        def broadcast_hook(self: TableRuntime, events: list[dict[str, Any]]) -> None:
+        def broadcast_hook(
+            self: TableRuntime, events: list[dict[str, Any]], *args: Any, **kwargs: Any
+        ) -> None:
             auditor.guard(lambda: auditor.on_broadcast(self, events))
-            broadcast(self, events)
+            broadcast(self, events, *args, **kwargs)
 
         async def connect_hook(
             self: TableRuntime, conn: Connection, last_version: int | None
