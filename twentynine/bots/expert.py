@@ -22,6 +22,11 @@ with searched trump and doubles (``calls="hybrid"``).
 opponent's bid is strength its own four cards lack (``opponent_bid_cost``), and the opening the
 rules forced says nothing wherever it stands.
 
+``tests_from=n``: while it holds ``n`` cards or more, each sampled deal is searched only for
+whether each card makes (or beats) the contract, by one null-window test a card
+(``solve(..., need=...)``), not for its exact points: the first tricks' deals are the costly
+ones to solve, so it fits several times more of them into a card's time there.
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. Neither
 measured stronger (see ``bots/__init__.py``).
