@@ -157,10 +157,12 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 362 of 717 decided games (50.5%, CI 46.8-54.1%; 122-118, 114-124, 126-113), contracts
     # 220/359 against 216/358. Its decisions there: p95 119-147 ms, max 264-310 ms (the
     # expert's p95 ~180 ms, max 996-1191 ms: one costly first-trick deal solved past the
-    # deadline). The sample size is not what limits the play: on 40 positions of the first
-    # three tricks (intermediate play, bhoos), against 300 exactly solved sampled deals
-    # each, the expert's card in 250 ms was made 0.89 points of percent less often than the
-    # best card, this one's 0.55 (13 of 40 positions not the best for each).
+    # deadline). The number of sampled deals is not what limits the play
+    # (benchmarks/pimc_regret.py, its defaults, run as a script before it was committed): on
+    # 40 positions of the first three tricks (intermediate play, bhoos), each with a
+    # reference of 300 exactly solved sampled deals, the expert's card in 250 ms made the
+    # contract in 0.89 percentage points fewer of them than the best card on average, this
+    # one's 0.55 (13 of 40 positions not the best card for each).
     # Even so far: kept as a variant.
     "expert-tests": lambda seed: ExpertBot(
         seed,
