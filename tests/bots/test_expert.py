@@ -72,3 +72,45 @@ def test_the_expert_level_solves_more_sampled_deals_than_expert_rules() -> None:
     assert isinstance(expert, ExpertBot) and isinstance(before, ExpertBot)
     assert expert.max_worlds == 96 > before.max_worlds
     assert not expert.calls_by_search and not expert.inference and not expert.play_inference
+
+
+def _play_views(rules_name: str, seed: int, count: int) -> list:  # type: ignore[type-arg]
+    """Views of seats to play (several cards in hand, more than one legal card) from random
+    deals played at random under ``rules_name``."""
+    rules = PRESETS[rules_name].rules
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        st, _ = start_round(rules, rng.randrange(4), deck)
+        while not st.is_over:
+            seat = to_act(st)[0]
+            legal = legal_actions(st)
+            if st.phase.name == "PLAY" and st.caller < 0 and len(legal) > 1 and rng.random() < 0.3:
+                out.append(view(st, seat))
+                break
+            st, _ = apply(st, rng.choice(legal))
+    return out
+
+
+@pytest.mark.parametrize("name", ["bhoos", "standard"])
+def test_tests_from_counts_the_same_deals_made_as_the_values(name: str) -> None:
+    """With ``tests_from`` the expert searches each sampled deal only for whether each card
+    makes (or beats) the contract: on the same sampled deals (the same seed) it counts, for
+    every card, exactly the deals the exact values count."""
+    compared = bounds = 0
+    for v in _play_views(name, 3, 8):
+        exact = ExpertBot(5, worlds=4, calls="rules", inference=False)._tally(v)
+        tested = ExpertBot(5, worlds=4, calls="rules", inference=False, tests_from=1)._tally(v)
+        assert exact is not None and tested is not None
+        assert exact[0] == tested[0]
+        compared += 1
+        bounds += exact[1] != tested[1]  # the tests' points are bounds, not the values
+    assert compared == 8 and bounds > 0
+
+
+def test_expert_tests_variant_tests_the_first_cards() -> None:
+    bot = make_bot("expert-tests", 1)
+    assert isinstance(bot, ExpertBot) and bot.tests_from == 6
+    assert make_bot("expert", 1).tests_from == 0  # type: ignore[attr-defined]

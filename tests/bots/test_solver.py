@@ -263,6 +263,42 @@ def test_compiled_kernel_and_twin_agree_on_full_deals() -> None:
         assert Solver("numba").solve(st) == Solver("python").solve(st)
 
 
+def test_tests_of_a_need_agree_with_the_values() -> None:
+    """``solve(st, need=k)``: each action's number is at least ``k`` exactly when its value is,
+    for every implementation, at the start of a trick and inside one, trump hidden or shown,
+    for needs below, at and above the values."""
+    rng = random.Random(1729)
+    checked = 0
+    for i in range(12):
+        label, rules = RULE_SETS[i % len(RULE_SETS)]
+        st = ending(rules, rng, tricks_left=2 + i % 2, keep_hidden=i % 3 == 0)
+        exact = Solver("engine").solve(st)
+        for need in sorted({1, *exact.values(), *(v + 1 for v in exact.values())}):
+            for method in METHODS:
+                tested = Solver(method).solve(st, need=need)
+                assert tested.keys() == exact.keys(), (label, i, method)
+                for a, v in exact.items():
+                    assert (tested[a] >= need) == (v >= need), (label, i, method, need, a)
+                    checked += 1
+    assert checked > 150
+
+
+def test_tests_of_a_need_agree_on_full_deals() -> None:
+    """... and a test searches fewer nodes than the values (the nodes are deterministic)."""
+    rng = random.Random(12)
+    for _ in range(3):
+        st = open_state(_random_hands(rng), trump=rng.randrange(4), leader=rng.randrange(4))
+        values = Solver("numba")
+        exact = values.solve(st)
+        for need in (min(exact.values()), max(exact.values()), max(exact.values()) + 1, 15):
+            solver = Solver("numba")
+            tested = solver.solve(st, need=need)
+            assert {a: v >= need for a, v in tested.items()} == {
+                a: v >= need for a, v in exact.items()
+            }
+            assert solver.kernel_nodes < values.kernel_nodes
+
+
 # -- a fixed full deal ---------------------------------------------------------------------------
 FIXED_HANDS = {
     0: "JS 9S AS JH TS 7C 7H 8C",

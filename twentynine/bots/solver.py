@@ -135,8 +135,13 @@ class Solver:
         return sum(c.kernel.nodes for c in self._contexts if c.kernel is not None)
 
     # -- public --------------------------------------------------------------------------------
-    def solve(self, state: RoundState) -> dict[Action, int]:
-        """{action: value} for every legal action of ``state.turn`` (see the module docstring)."""
+    def solve(self, state: RoundState, need: int = 0) -> dict[Action, int]:
+        """{action: value} for every legal action of ``state.turn`` (see the module docstring).
+
+        With ``need`` > 0, only whether each action lets the mover's team take at least
+        ``need`` points from here (a null-window test, far cheaper than the value): each
+        action's number is then at least ``need`` exactly when it does (a bound of its value,
+        fail-soft; the engine-based search gives the value itself)."""
         st = self._prepare(state)
         team = self._team
         actions = legal_actions(st, st.turn)
@@ -144,7 +149,7 @@ class Solver:
         kernel = self._ctx.kernel
         pairs: list[Action] = []
         if kernel is not None and kernel_applies(st):
-            values = kernel.values(kernel_position(st))
+            values = kernel.values(kernel_position(st), need)
             for a in actions:
                 if a.act is Act.PLAY:
                     out[a] = values[a.arg]
@@ -300,10 +305,12 @@ def _solver(method: Method) -> Solver:
     return solver
 
 
-def solve(state: RoundState, method: Method = "auto") -> dict[Action, int]:
+def solve(state: RoundState, method: Method = "auto", need: int = 0) -> dict[Action, int]:
     """{action: points the mover's team takes from here with best play} for every legal action
-    of the seat to move (``reveal`` and ``pair`` included where legal)."""
-    return _solver(method).solve(state)
+    of the seat to move (``reveal`` and ``pair`` included where legal). With ``need`` > 0, a
+    number that is at least ``need`` exactly when the action lets the mover's team take that
+    many points (``Solver.solve``)."""
+    return _solver(method).solve(state, need)
 
 
 def best_value(state: RoundState, method: Method = "auto") -> int:
