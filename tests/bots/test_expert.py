@@ -10,7 +10,7 @@ from twentynine.bots import make_bot
 from twentynine.bots.expert import ExpertBot
 from twentynine.engine import PRESETS, STANDARD, apply, legal_actions, start_round
 from twentynine.engine.round import to_act
-from twentynine.engine.views import view
+from twentynine.engine.views import View, view
 
 from .test_bots import play_deal
 
@@ -74,7 +74,7 @@ def test_the_expert_level_solves_more_sampled_deals_than_expert_rules() -> None:
     assert not expert.calls_by_search and not expert.inference and not expert.play_inference
 
 
-def _play_views(rules_name: str, seed: int, count: int) -> list:  # type: ignore[type-arg]
+def _play_views(rules_name: str, seed: int, count: int) -> list[View]:
     """Views of seats to play (several cards in hand, more than one legal card) from random
     deals played at random under ``rules_name``."""
     rules = PRESETS[rules_name].rules

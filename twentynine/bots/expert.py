@@ -196,18 +196,16 @@ class ExpertBot(IntermediateBot):
                 world = sample_world(view, self.rng, knowledge)
             except Exception:  # no consistent deal found: fall back on the heuristics
                 break
-            need = self._need(world, view) if tests else 0
-            values = solve(world, need=need)
+            need, left = self._need(world, view)
+            # a test only while the contract's fate is open (else nothing to test for): its
+            # number is at least ``need`` exactly when the value is
+            values = solve(world, need=need if tests and 0 < need <= left else 0)
             worlds += 1
             w = self._weight(world, view) if self.inference else 1.0
             if observed is not None:
                 w *= observed.weight(world)
             for action, value in values.items():
-                if tests and need > 0:
-                    made = 1.0 if value >= need else 0.0
-                else:
-                    made = self._makes(world, view, value)
-                wins[action] = wins.get(action, 0.0) + w * made
+                wins[action] = wins.get(action, 0.0) + (w if value >= need else 0.0)
                 points[action] = points.get(action, 0.0) + w * value
             if not fixed and time.perf_counter() > deadline and worlds >= MIN_WORLDS:
                 break
@@ -228,33 +226,18 @@ class ExpertBot(IntermediateBot):
         return 0.05 + call_weight(view.calls, first, seat, view.rules)
 
     @staticmethod
-    def _need(world: RoundState, view: View) -> int:
-        """The points the mover's team must take from here for its side of the contract to
-        hold in ``world``; 0 when its fate is settled (it holds whatever happens, or it
-        cannot). It depends on public facts only: the same in every sampled deal."""
+    def _need(world: RoundState, view: View) -> tuple[int, int]:
+        """(the points the mover's team must take from here for its side of the contract to
+        hold in ``world``, the points left to take). Public facts only: the same in every
+        sampled deal."""
         seat = view.viewer
         assert seat is not None
         bidders = world.bidder & 1
         taken = world.points
         left = 28 + world.rules.last_trick_point - taken[0] - taken[1]
         if seat & 1 == bidders:
-            need = world.target - taken[bidders]
-        else:
-            need = taken[bidders] + left - world.target + 1
-        return need if 0 < need <= left else 0
-
-    @staticmethod
-    def _makes(world: RoundState, view: View, value: int) -> float:
-        """1 if, with ``value`` more points to the mover's team, its side of the contract holds."""
-        seat = view.viewer
-        assert seat is not None
-        mine = seat & 1
-        bidders = world.bidder & 1
-        taken = world.points
-        left = 28 + world.rules.last_trick_point - taken[0] - taken[1]
-        bidder_total = taken[bidders] + (value if mine == bidders else left - value)
-        made = bidder_total >= world.target
-        return 1.0 if made == (mine == bidders) else 0.0
+            return world.target - taken[bidders], left
+        return taken[bidders] + left - world.target + 1, left
 
 
 def _order(a: Action) -> int:
