@@ -61,7 +61,7 @@ import tempfile
 import time
 import uuid
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -551,14 +551,14 @@ def floor_server(port: int, pad: int, compression: bool) -> None:
         asyncio.run(main())
 
 
-def run_client(main: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+def run_client(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
     """The load client on uvloop when it is installed (as the servers run): a client that
     spends less on each message runs late less often, and its late ticks send bursts."""
     try:
         import uvloop
     except ImportError:
-        return asyncio.run(main)  # type: ignore[arg-type]
-    return uvloop.run(main)  # type: ignore[arg-type]
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 def _floor_health(connection: Any, request: Any) -> Any:
