@@ -7,7 +7,8 @@ public table and three join it (no bots: the clients play every move). Then ever
 sockets connect, each player's live channel (``/ws/me``, as every signed-in page keeps one open;
 ``--no-live`` leaves them out) beside its table socket, and a pacer lets the tables act at R
 actions per second in total: whenever a seat may act (and all four seats have the table's latest
-state) it sends the first legal action of its view. Measured:
+state) it sends the first legal action of its view (``--order``: the table ready longest, or
+any ready table at random). Measured:
 
 - actions/s achieved: actions sent in the measured window whose resulting state reached all four
   seats (within 10 s; later ones count as timeouts), over the window's length;
@@ -24,7 +25,8 @@ Everything stays on the loopback interface (sign-in requests are spread over loo
 addresses 127.x.y.z because the server allows 30 sign-ins an hour per client address); every loop
 is bounded in count and time.
 
-    uv run python benchmarks/load.py [--tables N] [--rate R] [--seconds S] [--json] [--url URL]
+    uv run python benchmarks/load.py [--tables N] [--rate R] [--seconds S] [--order fifo|random]
+        [--json] [--url URL]
         [--pid PID] [--no-floor] [--no-compression] [--no-live] [--profile cpu|memory|timing]
         [--next-deal S]
 
@@ -818,9 +820,18 @@ class Table:
             self.check_ready()
 
 
-async def pace(ready: deque[Table], tables: list[Table], rate: float, seconds: float) -> None:
+async def pace(
+    ready: deque[Table], tables: list[Table], rate: float, seconds: float, order: str = "fifo"
+) -> None:
     """Let ready tables act at ``rate`` actions/s in total for ``seconds``; ticks that find no
-    table ready are counted as missed (owed ticks are kept for at most 100 ms)."""
+    table ready are counted as missed (owed ticks are kept for at most 100 ms).
+
+    ``order``: which ready table acts next. ``fifo``, the one ready longest: every table moves
+    in step with the others, so all their deals end within the same second (the worst case for
+    the server, whose deal's end costs several actions' work). ``random``, any of them alike, as
+    independent players act: the tables drift apart, as tables that did not all sit down in
+    the same second do, and their deals end spread over seconds."""
+    pick = random.Random(7)
     stats = tables[0].stats
     start = time.perf_counter()
     end = start + seconds
@@ -841,6 +852,8 @@ async def pace(ready: deque[Table], tables: list[Table], rate: float, seconds: f
         while owed >= 1 and ready:
             owed -= 1
             issued += 1
+            if order == "random":
+                ready.rotate(-pick.randrange(len(ready)))
             await ready.popleft().act()
         if now - last_expire > 0.5:
             last_expire = now
@@ -948,6 +961,7 @@ async def drive(
     before_idle: Callable[[], Awaitable[None]] | None = None,
     after_idle: Callable[[], Awaitable[None]] | None = None,
     after_run: Callable[[], None] | None = None,
+    order: str = "fifo",
 ) -> RunResult:
     """Connect 4 sockets per table (``endpoints[table][seat]`` is its URL and cookie) and, with
     ``live_url``, each player's live channel beside it; measure idle memory, then play at
@@ -991,7 +1005,7 @@ async def drive(
     started = time.perf_counter()
     ticker = asyncio.create_task(client_ticks(stats))
     try:
-        await pace(ready, tables, rate, seconds)
+        await pace(ready, tables, rate, seconds, order)
     finally:
         elapsed = time.perf_counter() - started
         stats.measuring = False
@@ -1087,6 +1101,7 @@ async def run_ours(
             lambda: snapshot(1),
             lambda: snapshot(2),
             after_run,
+            args.order,
         )
         out.update(result.summary())
     except Exception:
@@ -1122,7 +1137,13 @@ async def run_floor(
             for i in range(args.tables)
         ]
         result = await drive(
-            endpoints, None, floor.pid, args.rate, args.seconds, not args.no_compression
+            endpoints,
+            None,
+            floor.pid,
+            args.rate,
+            args.seconds,
+            not args.no_compression,
+            order=args.order,
         )
     finally:
         floor.stop()
@@ -1140,6 +1161,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "connections": 4 * args.tables,
         "target_rate": args.rate,
         "seconds": args.seconds,
+        "order": args.order,
         "compression": not args.no_compression,
         "server_deflate": server_deflate(),
         "open_files_limit": limit,
@@ -1218,7 +1240,8 @@ def report(result: dict[str, Any]) -> None:
 
     print(
         f"{result['tables']} tables, {result['connections']} sockets, target "
-        f"{result['target_rate']} actions/s for {result['seconds']} s "
+        f"{result['target_rate']} actions/s for {result['seconds']} s, the ready tables taken "
+        f"{'in turn' if result['order'] == 'fifo' else 'at random'} "
         f"(clients offer deflate: {'yes' if result['compression'] else 'no'}, servers take it: "
         f"{'yes' if result['server_deflate'] else 'no'}; "
         f"{result['machine']['cpus']} CPUs, Python {result['machine']['python']}; "
@@ -1241,6 +1264,13 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=50)
     p.add_argument("--rate", type=float, default=100.0, help="actions/s in total")
     p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument(
+        "--order",
+        choices=("fifo", "random"),
+        default="fifo",
+        help="which ready table acts next: the one ready longest (every table in step, their "
+        "deals ending in the same second) or any alike (tables drifting apart)",
+    )
     p.add_argument("--json", action="store_true")
     p.add_argument("--url", default="", help="a running server (development mode) instead")
     p.add_argument("--pid", type=int, default=None, help="that server's process id, for RSS")
