@@ -666,6 +666,10 @@ async def bounded(items: list[Callable[[], Awaitable[Any]]], limit: int) -> list
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    #: when each of those actions was sent (perf_counter seconds), for the tail over time
+    sent_at: list[float] = field(default_factory=list)
+    #: when the measured window began (perf_counter seconds)
+    started: float = 0.0
     sent: int = 0
     completed: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -777,6 +781,7 @@ class Table:
                     self.inflight = None
                     if measured:
                         self.stats.latencies.append(time.perf_counter() - sent_at)
+                        self.stats.sent_at.append(sent_at)
                         self.stats.completed += 1
                 else:
                     self.inflight = (expected, sent_at, acks, measured)
@@ -900,6 +905,8 @@ class RunResult:
                 "p99": _round(percentile(ms, 99)),
                 "max": _round(max(ms) if ms else None),
             },
+            # the tail over time: p99 of the actions sent in each 10 s of the window
+            "p99_ms_by_10s": by_window(s.sent_at, ms, s.started, 10.0),
             "errors": {
                 "messages": dict(s.errors),
                 "disconnects": s.disconnects,
@@ -932,6 +939,14 @@ class RunResult:
                 for q, n in (("p50", 50), ("p99", 99), ("max", 100))
             },
         }
+
+
+def by_window(sent_at: list[float], ms: list[float], start: float, width: float) -> list[float]:
+    """p99 of ``ms`` in each ``width`` seconds after ``start``, by when each action was sent."""
+    windows: dict[int, list[float]] = {}
+    for at, x in zip(sent_at, ms, strict=True):
+        windows.setdefault(int((at - start) // width), []).append(x)
+    return [_round(percentile(windows[k], 99)) or 0.0 for k in sorted(windows)]
 
 
 def _round(x: float | None) -> float | None:
@@ -1002,7 +1017,7 @@ async def drive(
     gc.freeze()
     gc.disable()
     stats.measuring = True
-    started = time.perf_counter()
+    started = stats.started = time.perf_counter()
     ticker = asyncio.create_task(client_ticks(stats))
     try:
         await pace(ready, tables, rate, seconds, order)
@@ -1211,6 +1226,7 @@ def report(result: dict[str, Any]) -> None:
             f"  latency to all 4 seats: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
             f"p99 {lat['p99']} ms, max {lat['max']} ms"
         )
+        print(f"  p99 of each 10 s: {', '.join(f'{x} ms' for x in r['p99_ms_by_10s'])}")
         print(
             f"  errors: messages {err['messages'] or 0}, disconnects {err['disconnects']}, "
             f"timeouts {err['timeouts']}"
