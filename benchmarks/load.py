@@ -352,9 +352,9 @@ class Timing:
                     if took > 0.02:
                         timing.stalls.append((t0 + took, "deal record", took))
 
-        TableStore.save = timed_save  # type: ignore[method-assign]
-        TableStore._write = timed_write  # type: ignore[method-assign]
-        TableStore.add_deal = timed_add_deal  # type: ignore[method-assign]
+        TableStore.save = timed_save  # type: ignore[method-assign,assignment]
+        TableStore._write = timed_write  # type: ignore[method-assign,assignment]
+        TableStore.add_deal = timed_add_deal  # type: ignore[method-assign,assignment]
 
     def start(self) -> None:
         self.on = True
