@@ -34,12 +34,24 @@ def test_in_between_the_chances_decide() -> None:
     points = {REVEAL: 0.0, LOW: 0.0}
     # showing wins 3 in 10 (-0.4), a card 1 in 10 ((1 - 0.3) * -0.8 = -0.56): show
     assert reveal_or_not([REVEAL, LOW], {REVEAL: 3.0, LOW: 1.0}, points, 10.0, 0.3) == REVEAL
-    # ... but if a card leaves the deal void one time in two (-0.4 against -0.4, then the
-    # points, equal: the card), and more often, the card
+    # ... but if a card leaves the deal void 6 times in 10 ((1 - 0.6) * -0.8 = -0.32): the card
     assert reveal_or_not([REVEAL, LOW], {REVEAL: 3.0, LOW: 1.0}, points, 10.0, 0.6) == LOW
     # even chances of a win below one half: hide; above: show
     assert reveal_or_not([REVEAL, LOW], {REVEAL: 4.0, LOW: 4.0}, points, 10.0, 0.3) == LOW
     assert reveal_or_not([REVEAL, LOW], {REVEAL: 6.0, LOW: 6.0}, points, 10.0, 0.3) == REVEAL
+
+
+def test_a_side_likelier_to_win_gives_up_no_chance_to_show_trump() -> None:
+    points = {REVEAL: 0.0, LOW: 0.0}
+    # a card makes it 10 times in 10, asking 9: the card (it will show trump later itself)
+    assert reveal_or_not([REVEAL, LOW], {REVEAL: 9.0, LOW: 10.0}, points, 10.0, 0.3) == LOW
+    assert reveal_or_not([REVEAL, LOW], {REVEAL: 10.0, LOW: 9.0}, points, 10.0, 0.3) == REVEAL
+
+
+def test_an_even_chance_goes_to_the_points() -> None:
+    wins = {REVEAL: 5.0, LOW: 5.0}
+    assert reveal_or_not([REVEAL, LOW], wins, {REVEAL: 9.0, LOW: 1.0}, 10.0, 0.3) == REVEAL
+    assert reveal_or_not([REVEAL, LOW], wins, {REVEAL: 1.0, LOW: 9.0}, 10.0, 0.3) == LOW
 
 
 def test_nothing_to_choose_without_both_kinds_of_action() -> None:
@@ -117,5 +129,5 @@ def test_the_void_rule_off_leaves_the_choice_to_points() -> None:
 
 def test_expert_void_variant() -> None:
     bot = make_bot("expert-void", 1)
-    assert isinstance(bot, ExpertBot) and bot.void_chance == 0.3
+    assert isinstance(bot, ExpertBot) and bot.void_chance == 0.1
     assert make_bot("expert", 1).void_chance == 0.0  # type: ignore[attr-defined]

