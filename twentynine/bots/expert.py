@@ -27,9 +27,13 @@ whether each card makes (or beats) the contract, by one null-window test a card
 (``solve(..., need=...)``), not for its exact points: the first tricks' deals are the costly
 ones to solve, so it fits several times more of them into a card's time there.
 
+``void_chance=q`` plays for the rule that a deal whose trump is never shown is void: void in
+the suit led with trump hidden, it asks for trump or plays a card by the game each gives (won,
+lost, void: ``reveal_or_not``), a card leaving a likely lost deal void with chance ``q``.
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
-with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. Neither
-measured stronger (see ``bots/__init__.py``).
+with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. None of
+these three measured stronger (see ``bots/__init__.py``).
 """
 
 from __future__ import annotations
