@@ -193,7 +193,8 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # bhoos --deals 300 --seed S` (one core), S = 13: 71 forks (some by chance alone: the two
     # bots' sampling runs on time), its branches won 28, lost 42, 1 void, the expert's 29, 42,
     # 0; better in 5, worse in 5; S = 14: 65 forks, 28-36-1 against 30-35-0, better in 4,
-    # worse in 5. Together: 136 forks, its branches 56-78-2, the expert's 59-77-0. No gain shown: kept as a variant, not run against bikaldev.
+    # worse in 5. Together: 136 forks, its branches 56-78-2, the expert's 59-77-0. No gain
+    # shown: kept as a variant, not run against bikaldev.
     "expert-void": lambda seed: ExpertBot(
         seed,
         calls="rules",
