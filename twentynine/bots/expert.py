@@ -27,9 +27,13 @@ whether each card makes (or beats) the contract, by one null-window test a card
 (``solve(..., need=...)``), not for its exact points: the first tricks' deals are the costly
 ones to solve, so it fits several times more of them into a card's time there.
 
+``void_chance=q`` plays for the rule that a deal whose trump is never shown is void: void in
+the suit led with trump hidden, it asks for trump or plays a card by the game each gives (won,
+lost, void: ``reveal_or_not``), a card leaving a likely lost deal void with chance ``q``.
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
-with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. Neither
-measured stronger (see ``bots/__init__.py``).
+with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. None of
+these three measured stronger (see ``bots/__init__.py``).
 """
 
 from __future__ import annotations
@@ -81,6 +85,7 @@ class ExpertBot(IntermediateBot):
         read_forced_opening: bool = False,
         read_bids: bool = False,
         tests_from: int = 0,
+        void_chance: float = 0.0,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -115,6 +120,10 @@ class ExpertBot(IntermediateBot):
         #: only for whether each card makes (or beats) the contract, not for its points: a
         #: null-window test, a few times cheaper, so more sampled deals in the same time
         self.tests_from = tests_from
+        #: where a deal with trump never shown is void (``invalid_trump_never_shown``), how
+        #: likely it is taken to end void if this seat, void in the suit led, plays a card
+        #: instead of asking for trump (0: the void rule plays no part, as before)
+        self.void_chance = void_chance
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: points a searched contract must make beyond its target in a solved sample to count
@@ -160,20 +169,29 @@ class ExpertBot(IntermediateBot):
 
     # -- the play ------------------------------------------------------------------------------
     def _search(self, view: View) -> Action | None:
-        tally = self._tally(view)
+        tally = self._weighed(view)
         if tally is None:
             return None
-        wins, points = tally
+        wins, points, total = tally
         legal = set(view.legal)
         scored = [a for a in wins if a in legal]
         if not scored:
             return None
+        if self.void_chance > 0 and view.rules.invalid_trump_never_shown and total > 0:
+            choice = reveal_or_not(scored, wins, points, total, self.void_chance)
+            if choice is not None:
+                return choice
         return max(scored, key=lambda a: (wins[a], points[a], -_order(a)))
 
     def _tally(self, view: View) -> tuple[dict[Action, float], dict[Action, float]] | None:
         """Over sampled deals, for each action: the weight of the deals where it makes (or
         beats) the contract, and of its points (with ``tests_from``, bounds of them); None when
         no deal could be sampled."""
+        tally = self._weighed(view)
+        return None if tally is None else tally[:2]
+
+    def _weighed(self, view: View) -> tuple[dict[Action, float], dict[Action, float], float] | None:
+        """``_tally``'s two sums and the sampled deals' total weight."""
         seat = view.viewer
         assert seat is not None
         deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
@@ -183,6 +201,7 @@ class ExpertBot(IntermediateBot):
         )
         wins: dict[Action, float] = {}
         points: dict[Action, float] = {}
+        total = 0.0
         tests = 0 < self.tests_from <= len(view.hands[seat] or ())
         worlds = 0
         fixed = self.fixed_worlds
@@ -204,12 +223,13 @@ class ExpertBot(IntermediateBot):
             w = self._weight(world, view) if self.inference else 1.0
             if observed is not None:
                 w *= observed.weight(world)
+            total += w
             for action, value in values.items():
                 wins[action] = wins.get(action, 0.0) + (w if value >= need else 0.0)
                 points[action] = points.get(action, 0.0) + w * value
             if not fixed and time.perf_counter() > deadline and worlds >= MIN_WORLDS:
                 break
-        return (wins, points) if worlds else None
+        return (wins, points, total) if worlds else None
 
     @staticmethod
     def _weight(world: RoundState, view: View) -> float:
@@ -238,6 +258,41 @@ class ExpertBot(IntermediateBot):
         if seat & 1 == bidders:
             return world.target - taken[bidders], left
         return taken[bidders] + left - world.target + 1, left
+
+
+def reveal_or_not(
+    scored: list[Action],
+    wins: dict[Action, float],
+    points: dict[Action, float],
+    total: float,
+    void_chance: float,
+) -> Action | None:
+    """Ask for trump or play a card, where a deal whose trump is never shown is void.
+
+    Asked for only when the mover, void in the suit led, may either ask or play a card (trump
+    still hidden): None otherwise. Each choice is valued by its chance ``p`` of making (or
+    beating) the contract in the sampled deals as a game won +1, lost -1, void 0: asking shows
+    trump, so the deal is decided, ``2p - 1``. Playing a card leaves trump hidden: a side
+    likelier to lose (``2p - 1 < 0``) may see the deal end void, with ``void_chance``, so
+    the card is worth ``(1 - void_chance) (2p - 1)`` to it; a side likelier to win is taken to
+    show trump later itself (forked self-play: of 36 such sides that played a card instead, not
+    one deal ended void), so the card is worth ``2p - 1``. So a side sure to lose keeps trump
+    hidden; asking wins over a card for the side likelier to win only at an equal chance
+    (then it rules out the void for nothing). Other ties go to the points."""
+    reveal = next((a for a in scored if a.act is Act.REVEAL), None)
+    cards = [a for a in scored if a.act is not Act.REVEAL]
+    if reveal is None or not cards:
+        return None
+    card = max(cards, key=lambda a: (wins[a], points[a], -_order(a)))
+    shown = 2 * wins[reveal] / total - 1
+    hidden = 2 * wins[card] / total - 1
+    if hidden < 0:
+        hidden *= 1 - void_chance
+    if shown != hidden:
+        return reveal if shown > hidden else card
+    if shown > 0:
+        return reveal
+    return reveal if shown == 0 and points[reveal] > points[card] else card
 
 
 def _order(a: Action) -> int:
