@@ -411,6 +411,35 @@ def test_a_forced_opening_is_read_as_saying_nothing() -> None:
     assert not forced_opening(view(st, 2))
 
 
+def test_the_classic_automatic_opening_is_a_forced_opening() -> None:
+    """Under the classic preset the first hand opens at the minimum without being asked
+    (``auction="first_forced"``): that opening says nothing either, as the auction's reading
+    of the opponents' bids (``_forced_call``) already held, until someone raises it."""
+    from tests.engine.helpers import play
+    from twentynine.bots.intermediate import forced_opening
+    from twentynine.engine import preset
+
+    classic = preset("classic")
+    assert classic.auction == "first_forced" and not classic.first_bid_required
+    hands = {
+        0: "7C 8C QC KC TC AC 9C JC",
+        1: "7D QD KD TD AD 9D QH 8H",
+        2: "JS 9S 7H 8D AS 8S 7S JD",
+        3: "KH TH AH 9H JH QS KS TS",
+    }
+    st, _ = play(classic, 3, hands, "")
+    assert st.calls == ((0, classic.min_bid),)  # the first hand's opening, made for it
+    assert forced_opening(view(st, 1))
+    st, _ = play(classic, 3, hands, "1: pass")
+    assert forced_opening(view(st, 2))
+    st, _ = play(classic, 3, hands, "1: bid 16")
+    assert not forced_opening(view(st, 2))
+    # under the standard rules nobody must open: an opening at 16 is the first hand's choice
+    swapped = {**hands, 0: hands[2], 2: hands[0]}
+    st, _ = play(preset("standard"), 3, swapped, "0: bid 16; 1: pass")
+    assert not forced_opening(view(st, 2))
+
+
 def test_read_bids_counts_an_opponents_bid_and_not_the_forced_opening() -> None:
     """With ``read_bids`` an opponent's bid is strength our cards lack
     (``opponent_bid_cost``: 1 point at the minimum bid, a quarter more for each point above,

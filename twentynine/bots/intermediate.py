@@ -202,13 +202,13 @@ class IntermediateBot:
 
 def forced_opening(view: View) -> bool:
     """Is the only bid so far the first hand's opening at the minimum, which the rules made
-    it bid (``first_bid_required``)? Then it says nothing of the first hand's cards."""
-    rules = view.rules
-    if not rules.first_bid_required or not view.calls:
+    it bid (``_forced_call``: it may not pass, or it opens without being asked)? Then it says
+    nothing of the first hand's cards."""
+    if not view.calls:
         return False
     first_seat, first_bid = view.calls[0]
     later = any(b > 0 for _, b in view.calls[1:])
-    return first_seat == view.first_hand and first_bid == rules.min_bid and not later
+    return first_seat == view.first_hand and _forced_call(view.rules, 0, first_bid) and not later
 
 
 def bid_limit_for(
