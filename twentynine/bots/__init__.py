@@ -209,6 +209,30 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
         read_forced_opening=True,
         void_chance=0.1,
     ),
+    "expert-ch55": lambda seed: ExpertBot(
+        seed,
+        calls="rules",
+        inference=False,
+        max_worlds=96,
+        read_forced_opening=True,
+        challenge_odds=0.55,
+    ),
+    "expert-ch65": lambda seed: ExpertBot(
+        seed,
+        calls="rules",
+        inference=False,
+        max_worlds=96,
+        read_forced_opening=True,
+        challenge_odds=0.65,
+    ),
+    "expert-ch35": lambda seed: ExpertBot(
+        seed,
+        calls="rules",
+        inference=False,
+        max_worlds=96,
+        read_forced_opening=True,
+        challenge_odds=0.35,
+    ),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }
