@@ -225,6 +225,14 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
         read_forced_opening=True,
         challenge_odds=0.65,
     ),
+    "expert-challenge": lambda seed: ExpertBot(
+        seed,
+        calls="rules",
+        inference=False,
+        max_worlds=96,
+        read_forced_opening=True,
+        challenge_by_gain=True,
+    ),
     "expert-ch35": lambda seed: ExpertBot(
         seed,
         calls="rules",

@@ -26,6 +26,7 @@ from .evaluate import (
     best_trump,
     can_call_single_hand,
     expected_points,
+    forced_challenge_gain,
     limit_for_value,
     make_probability,
     seventh_value,
@@ -95,6 +96,9 @@ class IntermediateBot:
     #: the chance of making its bid a challenger needs to bid over an opponent's opening that
     #: the rules forced (``forced_opening``); None: the usual 0.45 against any opponent's bid
     forced_challenge_odds: float | None = None
+    #: bid over an opponent's forced opening when that wins the deal more often than letting
+    #: it stand (``evaluate.forced_challenge_gain``), not by the chance of making it alone
+    challenge_by_gain = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -135,6 +139,10 @@ class IntermediateBot:
         holder = view.holder
         partner_holds = holder is not None and holder == partner(seat)
         forced = self.read_forced_opening and partner_holds and forced_opening(view)
+        opponent_holds = holder is not None and (holder - seat) & 1 == 1
+        if self.challenge_by_gain and opponent_holds and forced_opening(view):
+            low = min(bids, key=lambda a: a.arg)
+            return low if forced_challenge_gain(hand) > 0 else passing
         odds = None
         if self.forced_challenge_odds is not None and holder is not None and (holder - seat) & 1:
             odds = self.forced_challenge_odds if forced_opening(view) else None
