@@ -6,7 +6,8 @@ exact open-hand solver (trump shown from the first trick, as the searched calls 
 hand (seat 0, on lead) as bidder with the trump its first four cards name (its forced 16), the
 next seat (1, the first to challenge it) as bidder, and the first hand's partner (2) as bidder,
 each with its own first four cards' trump. It writes one JSON line a deal: the four first
-fours (masks) and the three solved points of the bidder's team.
+fours (masks) and the three solved points of the bidder's team. With ``--trumps`` it solves
+instead the first hand's forced 16 with each of the four trumps (``points``: by suit).
 
     uv run python benchmarks/forced_challenge.py --deals 3000 --seed 1 --out F.jsonl
 """
@@ -28,6 +29,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--preset", default="bhoos")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--trumps", action="store_true", help="the first hand with every trump")
     args = ap.parse_args()
     rules = preset(args.preset)
     rng = random.Random(args.seed)
@@ -35,7 +37,10 @@ def main() -> None:
     with open(args.out, "w") as out:
         for _ in range(args.deals):
             d = deal_sample(0, 0, -1, rng)
-            solved = [d.solved(rules, 0, bidder, -1) for bidder in (0, 1, 2)]
+            if args.trumps:
+                solved = [d.solved(rules, 0, 0, trump) for trump in range(4)]
+            else:
+                solved = [d.solved(rules, 0, bidder, -1) for bidder in (0, 1, 2)]
             out.write(json.dumps({"first": list(d.first), "points": solved}) + "\n")
     took = time.perf_counter() - t0
     print(json.dumps({"deals": args.deals, "seconds": round(took, 1)}))
