@@ -77,3 +77,17 @@ def test_an_opening_that_was_not_forced_is_left_to_the_rules() -> None:
     v = view(st, 3)
     assert not forced_opening(v)
     assert make_bot("expert-challenge", 1).choose(v) == make_bot("expert", 1).choose(v)
+
+
+def test_the_chance_asked_over_a_forced_opening_moves_the_line() -> None:
+    """``challenge_odds`` is the chance of making 17 a bid over an opponent's forced opening
+    needs (the expert's: 0.45): at 0.65 the short Jacks (0.46) pass, at 0.35 the three low
+    spades (0.40) bid."""
+    bhoos = preset("bhoos")
+    for hand, level in ((JACKS, "expert-ch65"), (LENGTH, "expert-ch35")):
+        st, _ = play(bhoos, 3, {**OTHERS, 1: hand}, "0: bid 16")
+        v = view(st, 1)
+        old = make_bot("expert", 1).choose(v)
+        new = make_bot(level, 1).choose(v)
+        assert old.act is not new.act
+        assert (new.act is Act.BID) == (level == "expert-ch35")

@@ -144,8 +144,8 @@ class IntermediateBot:
             low = min(bids, key=lambda a: a.arg)
             return low if forced_challenge_gain(hand) > 0 else passing
         odds = None
-        if self.forced_challenge_odds is not None and holder is not None and (holder - seat) & 1:
-            odds = self.forced_challenge_odds if forced_opening(view) else None
+        if self.forced_challenge_odds is not None and opponent_holds and forced_opening(view):
+            odds = self.forced_challenge_odds
         limit = bid_limit_for(
             view, hand, seat, self.bid_shift, forced, read_bids=self.read_bids, confidence=odds
         )
