@@ -245,9 +245,10 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # solved deals it changed the first challenger's call in 30% of them and won 0.9% more of
     # all deals than the expert's rule (open-handed). Self-play under the bhoos preset
     # (`call_diff_arena.py expert-challenge expert --preset bhoos --deals 300 --seed S`, one
-    # core; calls differ on ~39% of the decks), S = 1: 116 of 230 decided games, S = 2: 117
-    # of 238, S = 3: 121 of 239; together 354 of 707 (50.1%, CI 46.4-53.7%), contracts made
-    # 196 of 359 against 190 of 348: even. Kept as a variant, not the expert.
+    # core; calls differ on ~40% of the decks), S = 1: 116 of 230 decided games, S = 2: 117
+    # of 238, S = 3: 121 of 239, S = 4: 121 of 254; together 475 of 961 (49.4%, CI
+    # 46.3-52.6%), contracts made 267 of 493 against 260 of 468: even. Kept as a variant,
+    # not the expert.
     "expert-challenge": lambda seed: ExpertBot(
         seed,
         calls="rules",
