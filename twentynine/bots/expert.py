@@ -86,6 +86,8 @@ class ExpertBot(IntermediateBot):
         read_bids: bool = False,
         tests_from: int = 0,
         void_chance: float = 0.0,
+        challenge_odds: float | None = None,
+        challenge_by_gain: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -116,6 +118,12 @@ class ExpertBot(IntermediateBot):
         self.read_forced_opening = read_forced_opening
         #: read every bid for what it says (``intermediate.bid_limit_for``)
         self.read_bids = read_bids
+        #: the chance of making its bid needed to bid over an opponent's forced opening
+        #: (None: the rules' usual 0.45)
+        self.forced_challenge_odds = challenge_odds
+        #: bid over an opponent's forced opening when that wins more often than letting it
+        #: stand (``evaluate.forced_challenge_gain``)
+        self.challenge_by_gain = challenge_by_gain
         #: with at least this many cards in hand (0: never), each sampled deal is searched
         #: only for whether each card makes (or beats) the contract, not for its points: a
         #: null-window test, a few times cheaper, so more sampled deals in the same time

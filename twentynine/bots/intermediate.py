@@ -26,6 +26,7 @@ from .evaluate import (
     best_trump,
     can_call_single_hand,
     expected_points,
+    forced_challenge_gain,
     limit_for_value,
     make_probability,
     seventh_value,
@@ -92,6 +93,12 @@ class IntermediateBot:
     #: read every bid for what it says (``bid_limit_for``): an opponent's as strength we lack
     #: (``OPP_BID_VALUE``), the forced opening as nothing wherever it stands
     read_bids = False
+    #: the chance of making its bid a challenger needs to bid over an opponent's opening that
+    #: the rules forced (``forced_opening``); None: the usual 0.45 against any opponent's bid
+    forced_challenge_odds: float | None = None
+    #: bid over an opponent's forced opening when that wins the deal more often than letting
+    #: it stand (``evaluate.forced_challenge_gain``), not by the chance of making it alone
+    challenge_by_gain = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -132,7 +139,16 @@ class IntermediateBot:
         holder = view.holder
         partner_holds = holder is not None and holder == partner(seat)
         forced = self.read_forced_opening and partner_holds and forced_opening(view)
-        limit = bid_limit_for(view, hand, seat, self.bid_shift, forced, read_bids=self.read_bids)
+        opponent_holds = holder is not None and (holder - seat) & 1 == 1
+        if self.challenge_by_gain and opponent_holds and forced_opening(view):
+            low = min(bids, key=lambda a: a.arg)
+            return low if forced_challenge_gain(hand) > 0 else passing
+        odds = None
+        if self.forced_challenge_odds is not None and opponent_holds and forced_opening(view):
+            odds = self.forced_challenge_odds
+        limit = bid_limit_for(
+            view, hand, seat, self.bid_shift, forced, read_bids=self.read_bids, confidence=odds
+        )
         if partner_holds and not forced and limit < view.bid + 3:
             return passing  # the partner plays it; raising only raises our own target
         affordable = [a for a in bids if a.arg <= limit]
@@ -219,12 +235,15 @@ def bid_limit_for(
     forced: bool = False,
     *,
     read_bids: bool = False,
+    confidence: float | None = None,
 ) -> int:
     """The highest bid worth making with this 4-card hand, given what the auction has shown
     (``shift`` is added to the chance of making it that a bid needs; ``forced``: the
     partner's bid is a forced opening and tells nothing; ``read_bids``: the opening the rules
     forced says nothing wherever it stands, so a partner who made it and passed later only
-    passed, and an opponent's bid lowers what our cards are worth, ``opponent_bid_cost``)."""
+    passed, and an opponent's bid lowers what our cards are worth, ``opponent_bid_cost``;
+    ``confidence``: the chance of making it that a bid needs, instead of the usual, before
+    ``shift``)."""
     rules = view.rules
     _, value = best_trump(hand)
     if rules.last_trick_point:
@@ -245,8 +264,9 @@ def bid_limit_for(
         value -= 0.4
     elif mate not in spoke:
         value += 0.2
-    confidence = (0.45 if opp_bid else 0.5) + shift  # letting them play is not free either
-    return limit_for_value(value, rules.min_bid, rules.max_bid, confidence)
+    if confidence is None:
+        confidence = 0.45 if opp_bid else 0.5  # letting them play is not free either
+    return limit_for_value(value, rules.min_bid, rules.max_bid, confidence + shift)
 
 
 def _forced_call(rules: Rules, n: int, bid: int) -> bool:

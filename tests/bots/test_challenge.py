@@ -1,0 +1,93 @@
+"""Bidding over an opponent's forced opening by what it wins (``expert-challenge``)."""
+
+from __future__ import annotations
+
+from tests.engine.helpers import play
+from twentynine.bots import make_bot
+from twentynine.bots.evaluate import forced_challenge_gain
+from twentynine.bots.intermediate import forced_opening
+from twentynine.engine import Act, preset
+from twentynine.engine.cards import parse_card
+from twentynine.engine.views import view
+
+
+def mask(cards: str) -> int:
+    return sum(1 << parse_card(c) for c in cards.split())
+
+
+# the first hand (seat 0, the dealer 3) must open at 16 under the bhoos preset; seat 1 is the
+# first asked whether to bid over it
+OTHERS = {
+    0: "7C QC KC TC AC 9C JC 8D",
+    2: "QD KD TD AD 9D JD 8H QH",
+    3: "KH TH AH 9H KS TS AS 9S",
+}
+#: two Jacks and no length: 0.46 to make 17 by the rules (the expert bids), but the Jacks
+#: beat the 16 about as often as they make the 17
+JACKS = "JS JH 7D 8C 7S 8S QS 7H"
+#: three low spades: 0.40 to make 17 by the rules (the expert passes), but nothing in them
+#: defends the 16 and a long trump suit makes the 17
+LENGTH = "7S 8S QS 7H JS JH 7D 8C"
+
+
+def test_the_gain_weighs_defending_the_sixteen_against_making_seventeen() -> None:
+    """Jacks count for defending the 16 about as much as for making 17; trump length counts
+    only for the 17; a strong hand gains by bidding, a weak one by passing."""
+    assert forced_challenge_gain(mask("JS JH 7D 8C")) < 0
+    assert forced_challenge_gain(mask("7S 8S QS 7H")) > 0
+    assert forced_challenge_gain(mask("7S 8S QS KS")) > forced_challenge_gain(mask("7S 8S QS 7H"))
+    assert forced_challenge_gain(mask("JS 9S AS JH")) > 0
+    assert forced_challenge_gain(mask("7S 8H QD KC")) < 0
+
+
+def test_expert_challenge_bids_over_a_forced_opening_by_the_gain() -> None:
+    """Over the first hand's forced 16 ``expert-challenge`` bids 17 with the long weak suit the
+    expert passes, and passes the short Jacks the expert bids with."""
+    bhoos = preset("bhoos")
+    for hand, expert_bids in ((JACKS, True), (LENGTH, False)):
+        st, _ = play(bhoos, 3, {**OTHERS, 1: hand}, "0: bid 16")
+        v = view(st, 1)
+        assert forced_opening(v)
+        old = make_bot("expert", 1).choose(v)
+        new = make_bot("expert-challenge", 1).choose(v)
+        assert (old.act is Act.BID) == expert_bids
+        assert (new.act is Act.BID) != expert_bids
+        for bid in (old, new):
+            assert bid.act is Act.PASS or bid.arg == 17
+
+
+def test_the_last_seat_weighs_a_forced_opening_left_standing_alike() -> None:
+    """Seat 3, asked after the first hand's partner passed, decides the same way."""
+    bhoos = preset("bhoos")
+    hands = {0: OTHERS[0], 1: OTHERS[2], 2: OTHERS[3], 3: LENGTH}
+    st, _ = play(bhoos, 3, hands, "0: bid 16; 1: pass; 2: pass")
+    v = view(st, 3)
+    assert forced_opening(v)
+    assert make_bot("expert", 1).choose(v).act is Act.PASS
+    new = make_bot("expert-challenge", 1).choose(v)
+    assert (new.act, new.arg) == (Act.BID, 17)
+
+
+def test_an_opening_that_was_not_forced_is_left_to_the_rules() -> None:
+    """Once an opponent bid of its own accord (the first hand matched a challenge), the rules'
+    chance of making the bid decides, as for the expert."""
+    bhoos = preset("bhoos")
+    hands = {0: OTHERS[0], 1: OTHERS[2], 2: OTHERS[3], 3: JACKS}
+    st, _ = play(bhoos, 3, hands, "0: bid 16; 1: bid 17; 0: bid 17; 1: pass; 2: pass")
+    v = view(st, 3)
+    assert not forced_opening(v)
+    assert make_bot("expert-challenge", 1).choose(v) == make_bot("expert", 1).choose(v)
+
+
+def test_the_chance_asked_over_a_forced_opening_moves_the_line() -> None:
+    """``challenge_odds`` is the chance of making 17 a bid over an opponent's forced opening
+    needs (the expert's: 0.45): at 0.65 the short Jacks (0.46) pass, at 0.35 the three low
+    spades (0.40) bid."""
+    bhoos = preset("bhoos")
+    for hand, level in ((JACKS, "expert-ch65"), (LENGTH, "expert-ch35")):
+        st, _ = play(bhoos, 3, {**OTHERS, 1: hand}, "0: bid 16")
+        v = view(st, 1)
+        old = make_bot("expert", 1).choose(v)
+        new = make_bot(level, 1).choose(v)
+        assert old.act is not new.act
+        assert (new.act is Act.BID) == (level == "expert-ch35")
