@@ -21,13 +21,14 @@ import platform
 import random
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 from twentynine.engine.records import RulesSpec
 from twentynine.engine.round import to_act
 from twentynine.engine.views import view
 from twentynine.server.settings import Settings
-from twentynine.server.tables.connection import encoded
+from twentynine.server.tables.connection import Message, encoded
 from twentynine.server.tables.runtime import Connection, Seat, TableInfo, TableRuntime
 
 
@@ -47,20 +48,17 @@ class _NoStore:
         return {}
 
 
-async def _run(actions: int, seed: int, turn_seconds: int = 0) -> tuple[float, int]:
-    """(CPU seconds in ``act`` for ``actions`` actions, messages encoded)."""
+def seated_table(
+    seed: int, write: Callable[[Message], bool], turn_seconds: int = 0
+) -> tuple[TableRuntime, list[Connection]]:
+    """A table runtime with four seated players, each with a connection whose synchronous
+    writer is ``write``, and a store that keeps nothing; not started."""
     info = TableInfo("bench", "public", None, RulesSpec("standard", {}), turn_seconds=turn_seconds)
     seats = [Seat(user_id=i + 1, name=f"P{i + 1}", joined=True) for i in range(4)]
     settings = Settings(next_deal_seconds=0.0)
     runtime = TableRuntime(info, seats, _NoStore(), settings, rng=random.Random(seed))  # type: ignore[arg-type]
-    written = [0]
 
-    def write(message: dict[str, Any] | bytes) -> bool:
-        encoded(message)
-        written[0] += 1
-        return True
-
-    async def send(message: dict[str, Any] | bytes) -> None:
+    async def send(message: Message) -> None:
         write(message)
 
     conns = []
@@ -70,6 +68,12 @@ async def _run(actions: int, seed: int, turn_seconds: int = 0) -> tuple[float, i
         conn.open()
         runtime.conns.add(conn)
         conns.append(conn)
+    return runtime, conns
+
+
+async def play(runtime: TableRuntime, conns: list[Connection], actions: int) -> float:
+    """Start the game and play ``actions`` actions, each the first legal action of the seat to
+    act, through ``TableRuntime.act``; the CPU seconds spent in ``act``. Stops the runtime."""
     runtime.start()
     await runtime.submit(runtime.start_game)
     cpu = 0.0
@@ -89,7 +93,20 @@ async def _run(actions: int, seed: int, turn_seconds: int = 0) -> tuple[float, i
             done += 1
     finally:
         await runtime.stop()
-    return cpu, written[0]
+    return cpu
+
+
+async def _run(actions: int, seed: int, turn_seconds: int = 0) -> tuple[float, int]:
+    """(CPU seconds in ``act`` for ``actions`` actions, messages encoded)."""
+    written = [0]
+
+    def write(message: Message) -> bool:
+        encoded(message)
+        written[0] += 1
+        return True
+
+    runtime, conns = seated_table(seed, write, turn_seconds)
+    return await play(runtime, conns, actions), written[0]
 
 
 def main() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -14,82 +13,39 @@ from typing import Any
 
 import orjson
 
-from twentynine.engine.records import RulesSpec
-from twentynine.engine.round import to_act
-from twentynine.engine.views import view
-from twentynine.server.settings import Settings
 from twentynine.server.tables.connection import encoded
-from twentynine.server.tables.runtime import Connection, Seat, TableInfo, TableRuntime
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("load_benchmark", ROOT / "benchmarks/load.py")
+def _load_module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        f"{name}_benchmark", ROOT / f"benchmarks/{name}.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["load_benchmark"] = module
+    sys.modules[f"{name}_benchmark"] = module
     spec.loader.exec_module(module)
     return module
 
 
-load = _load_module()
-
-
-class _NoStore:
-    async def save(self, *args: Any) -> None:
-        return None
-
-    async def add_deal(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    async def names(self, *args: Any, **kwargs: Any) -> dict[int, str]:
-        return {}
+load = _load_module("load")
+table_action = _load_module("table_action")
 
 
 async def _messages(actions: int) -> list[bytes]:
-    """Every message a table with four seated players sends them over ``actions`` actions."""
-    info = TableInfo("t", "public", None, RulesSpec("standard", {}))
-    seats = [Seat(user_id=i + 1, name=f"P{i + 1}", joined=True) for i in range(4)]
-    runtime = TableRuntime(
-        info,
-        seats,
-        _NoStore(),  # type: ignore[arg-type]
-        Settings(next_deal_seconds=0.0),
-        rng=random.Random(7),
-    )
+    """Every message a table with four seated players sends them over ``actions`` actions
+    (``benchmarks/table_action.py``'s table: the first legal action each time), and a fresh
+    snapshot at the end."""
     sent: list[bytes] = []
 
     def write(message: dict[str, Any] | bytes) -> bool:
         sent.append(encoded(message))
         return True
 
-    async def send(message: dict[str, Any] | bytes) -> None:
-        write(message)
-
-    conns = []
-    for i in range(4):
-        conn = Connection(i + 1, f"P{i + 1}", i, send)
-        conn.send_now = write
-        conn.open()
-        runtime.conns.add(conn)
-        conns.append(conn)
-    runtime.start()
-    await runtime.submit(runtime.start_game)
-    done = 0
-    try:
-        while done < actions:
-            game = runtime.game
-            if game is None or game.round.is_over:
-                await asyncio.sleep(0.001)  # the next deal comes on a timer
-                continue
-            seat = to_act(game.round)[0]
-            action = view(game.round, seat).legal[0]
-            await runtime.act(conns[seat], {"type": "act", **action.to_json()})
-            done += 1
-        sent.append(encoded(runtime.message_for(conns[0], [], snapshot=True)))
-    finally:
-        await runtime.stop()
+    runtime, conns = table_action.seated_table(7, write)
+    await table_action.play(runtime, conns, actions)
+    sent.append(encoded(runtime.message_for(conns[0], [], snapshot=True)))
     return sent
 
 
