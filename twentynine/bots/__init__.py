@@ -11,6 +11,19 @@ from .expert import ExpertBot
 from .intermediate import IntermediateBot
 from .random_bot import RandomBot
 
+
+def _expert(seed: int | None, **changes: object) -> ExpertBot:
+    """The ``expert`` level's bot, with ``changes`` to its settings (for the variants)."""
+    return ExpertBot(
+        seed,
+        calls="rules",
+        inference=False,
+        max_worlds=96,
+        read_forced_opening=True,
+        **changes,  # type: ignore[arg-type]
+    )
+
+
 LEVELS: dict[str, Callable[[int | None], Bot]] = {
     "random": RandomBot,
     "beginner": BeginnerBot,
@@ -52,9 +65,7 @@ LEVELS: dict[str, Callable[[int | None], Bot]] = {
     # expert on the same deals the same day (--level expert-w96) won 104 of 198 and 113 of
     # 197 (217 of 395, 54.9%), and of the 22 rounds whose calls differed the new one won 3
     # the old lost and lost 3 the old won: against this peer the change is even so far.
-    "expert": lambda seed: ExpertBot(
-        seed, calls="rules", inference=False, max_worlds=96, read_forced_opening=True
-    ),
+    "expert": _expert,
 }
 
 
@@ -221,22 +232,8 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 39.1-51.4%; its contracts 12 of 38 made, the expert's 110 of 210), ch35 104 of 232 on 116
     # decks (44.8%, CI 38.6-51.3%; 75 of 168 against 35 of 64): the expert's 0.45 is about
     # right.
-    "expert-ch65": lambda seed: ExpertBot(
-        seed,
-        calls="rules",
-        inference=False,
-        max_worlds=96,
-        read_forced_opening=True,
-        challenge_odds=0.65,
-    ),
-    "expert-ch35": lambda seed: ExpertBot(
-        seed,
-        calls="rules",
-        inference=False,
-        max_worlds=96,
-        read_forced_opening=True,
-        challenge_odds=0.35,
-    ),
+    "expert-ch65": lambda seed: _expert(seed, challenge_odds=0.65),
+    "expert-ch35": lambda seed: _expert(seed, challenge_odds=0.35),
     # expert-challenge bids 17 over an opponent's forced opening when that wins the deal more
     # often than letting the 16 stand (evaluate.forced_challenge_gain: two logistic models in
     # its four cards' features, fitted on the same solved deals): Jacks and Nines beat the 16
@@ -249,14 +246,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # of 238, S = 3: 121 of 239, S = 4: 121 of 254; together 475 of 961 (49.4%, CI
     # 46.3-52.6%), contracts made 267 of 493 against 260 of 468: even. Kept as a variant,
     # not the expert.
-    "expert-challenge": lambda seed: ExpertBot(
-        seed,
-        calls="rules",
-        inference=False,
-        max_worlds=96,
-        read_forced_opening=True,
-        challenge_by_gain=True,
-    ),
+    "expert-challenge": lambda seed: _expert(seed, challenge_by_gain=True),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }
