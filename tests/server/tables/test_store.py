@@ -129,6 +129,37 @@ async def test_on_sqlite_the_write_ahead_log_is_checkpointed_and_starts_again(
     await store.close()
 
 
+def _log_restarts(path: str) -> int:
+    """How many times the write-ahead log has started again: its header's checkpoint number."""
+    with open(path + "-wal", "rb") as log_file:
+        return int.from_bytes(log_file.read(16)[12:16], "big")
+
+
+@SQLITE_ONLY
+async def test_on_sqlite_the_log_starts_again_on_the_writers_thread_not_the_event_loops(
+    app: FastAPI,
+) -> None:
+    # the commit that starts the log again flushes it to the disk: the checkpoint's thread
+    # makes that commit, so the next change written on the event loop's thread does not
+    store = TableStore(app.state.sessionmaker)
+    assert store.sqlite is not None
+    store.sqlite.CHECKPOINT_EVERY = 10
+    store.sqlite.RESTART_EVERY = 1
+    (table_id,) = await _tables(app, 1)
+    for v in range(10):
+        await store.save(table_id, v, v + 1, {"v": v}, "playing")
+    before = _log_restarts(store.sqlite.path)
+    await store.sqlite.checkpointed()
+    assert store.sqlite.checkpoints == 1
+    after_checkpoint = _log_restarts(store.sqlite.path)
+    assert after_checkpoint == before + 1
+    await store.save(table_id, 10, 11, {"v": 10}, "playing")
+    assert store.sqlite.written_at_once == 11
+    assert _log_restarts(store.sqlite.path) == after_checkpoint
+    assert (await _stored(app))[table_id] == (11, {"v": 10}, "playing")
+    await store.close()
+
+
 async def test_a_stale_change_is_refused_alone(app: FastAPI) -> None:
     store = TableStore(app.state.sessionmaker)
     ids = await _tables(app, 3)

@@ -21,7 +21,8 @@ matches the table's id and the version the change expects, so a stale change upd
   flushes the disk: several milliseconds). The writer's thread does it every
   ``CHECKPOINT_EVERY`` changes alongside the writers (``PASSIVE``), and every few of those
   also briefly holds them off (``RESTART``) so that the log starts again from its beginning
-  and stays small.
+  and stays small, then writes once itself: the write that starts the log again flushes its
+  header to the disk, and that flush must not be the event loop's.
 
 Finished deals' records go the same way, in the batches' transactions (at most
 ``DEALS_PER_BATCH`` in one): when many tables end a deal in the same second, their records
@@ -269,10 +270,34 @@ class SqliteWriter:
         try:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
             if (self.checkpoints + 1) % self.RESTART_EVERY == 0:
-                conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+                busy, _frames, _moved = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                if not busy:
+                    self._start_log(conn)
         finally:
             conn.execute("PRAGMA busy_timeout=30000")
         self.checkpoints += 1
+
+    @staticmethod
+    def _start_log(conn: sqlite3.Connection) -> None:
+        """Write once, here, after a checkpoint that emptied the log: the first commit after
+        such a checkpoint starts the log again from its beginning and flushes its new header to
+        the disk (``synchronous=NORMAL`` does that much), which on the event loop's thread held
+        every table up for tens of milliseconds. The write sets the file's ``user_version`` to
+        the value it has: one page, nothing changed."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as e:
+            if e.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                return  # a change came first and started the log itself
+            raise
+        try:
+            (version,) = conn.execute("PRAGMA user_version").fetchone()
+            conn.execute(f"PRAGMA user_version={int(version)}")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
 
     def _checkpoint_done(self, done: asyncio.Future[None]) -> None:
         self._checkpointing = None
