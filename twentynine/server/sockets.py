@@ -5,7 +5,8 @@ Per connection, uvicorn keeps an ``asyncio.Queue`` of received events (four dequ
 with a 64-slot block) and an ``asyncio.Event`` for write flow control (one more deque), and the
 handshake's request and response (their headers) for the connection's whole life. Here the
 queue and the event are small slotted objects that hold a list or a future only while used,
-and the handshake is let go once the socket is accepted. Everything else is uvicorn's.
+and the handshake is let go once the socket is accepted. A keepalive ping goes only to a peer
+that has been quiet for a while. Everything else is uvicorn's.
 
 It also offers the app an ASGI extension, ``twentynine.send_now`` in the scope's
 ``extensions``: a plain function that writes one text frame (UTF-8 bytes) at once when the
@@ -105,6 +106,26 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
+        #: when the peer last sent anything (the loop's clock)
+        self.heard_at = self.loop.time()
+
+    def data_received(self, data: bytes) -> None:
+        self.heard_at = self.loop.time()
+        super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        """Ping only a peer that has been quiet for half the interval or more: one that sent
+        something since is alive, and is asked again an interval after it last spoke. (A
+        player sends a move every few seconds; thousands of pings every interval cost the
+        server a few percent of its time. The pong to the last ping counts as quiet, so an idle
+        peer is pinged every interval as before.)"""
+        interval = self.ping_interval
+        if interval:
+            quiet = self.loop.time() - self.heard_at
+            if quiet < interval / 2 and not self.close_sent:
+                self.ping_timer = self.loop.call_later(interval - quiet, self.send_keepalive_ping)
+                return
+        super().send_keepalive_ping()
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
