@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import threading
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -64,6 +66,33 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextlib.asynccontextmanager
+async def _serving(app: Any, **options: Any) -> AsyncIterator[int]:
+    """``app`` served by uvicorn in a thread as ``twentynine serve`` runs it (with ``options``
+    over its own): the port, until the block ends."""
+    port = _free_port()
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        **{**uvicorn_options(), **options},
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(200):
+            if server.started:
+                break
+            await asyncio.sleep(0.02)
+        yield port
+    finally:
+        server.should_exit = True
+        await asyncio.to_thread(thread.join, 10)
+
+
 async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
     seen: dict[str, Any] = {}
 
@@ -82,25 +111,10 @@ async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
         await send({"type": "websocket.close", "code": 1000})
         seen["after_close"] = send_now(b"late")
 
-    port = _free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", **uvicorn_options()
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            await asyncio.sleep(0.02)
-        async with connect(f"ws://127.0.0.1:{port}/x") as ws:
-            got = [await ws.recv() for _ in range(3)]
-            await ws.send("hi")
-            await asyncio.sleep(0.1)
-    finally:
-        server.should_exit = True
-        await asyncio.to_thread(thread.join, 10)
+    async with _serving(app) as port, connect(f"ws://127.0.0.1:{port}/x") as ws:
+        got = [await ws.recv() for _ in range(3)]
+        await ws.send("hi")
+        await asyncio.sleep(0.1)
     assert got == ['{"n":1}', "καλημέρα", "after"]
     assert seen == {
         "has": True,
@@ -149,25 +163,10 @@ async def test_a_keepalive_ping_goes_only_to_a_peer_that_has_been_quiet() -> Non
         while (await receive())["type"] != "websocket.disconnect":
             pass
 
-    port = _free_port()
-    options = {**uvicorn_options(), "ws_ping_interval": 0.3, "ws_ping_timeout": 5.0}
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", **options
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(200):
-            if server.started:
-                break
-            await asyncio.sleep(0.02)
+    async with _serving(app, ws_ping_interval=0.3, ws_ping_timeout=5.0) as port:
         quiet, chatty = await asyncio.gather(
             _pings_heard(port, chatty=False, seconds=1.5),
             _pings_heard(port, chatty=True, seconds=1.5),
         )
-    finally:
-        server.should_exit = True
-        await asyncio.to_thread(thread.join, 10)
     assert quiet >= 3  # every 0.3 s, as uvicorn does
     assert chatty == 0
