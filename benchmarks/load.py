@@ -301,8 +301,10 @@ class Timing:
     """Where an action's latency goes, measured inside the server from ``start()`` on: the
     table store's ``save`` (a change handed in until its transaction committed), the writer's
     transactions (changes in each, seconds each), the deal records written at each deal's end,
-    the event loop's lateness (a 10 ms timer's overshoot) and the garbage collector's pauses;
-    then a timeline of the stalls over 20 ms (10 ms for the collector)."""
+    the SQLite writes made on the event loop's thread and the checkpoints, the event loop's
+    lateness (a 10 ms timer's overshoot) and the garbage collector's pauses; then a timeline of
+    the stalls over 20 ms (10 ms for the collector, 5 ms for a write on the event loop's
+    thread)."""
 
     def __init__(self) -> None:
         from twentynine.server.tables.store import TableStore
@@ -312,6 +314,8 @@ class Timing:
         self.saves: list[float] = []
         self.writes: list[tuple[int, int, float]] = []  # changes, deal records, seconds
         self.deals: list[float] = []
+        self.inline: list[float] = []  # SQLite writes on the event loop's thread
+        self.checkpoints: list[float] = []
         self.lags: list[float] = []
         #: (perf_counter at the end, what, seconds)
         self.stalls: list[tuple[float, str, float]] = []
@@ -352,6 +356,35 @@ class Timing:
                     if took > 0.02:
                         timing.stalls.append((t0 + took, "deal record", took))
 
+        from twentynine.server.tables.sqlite_writer import SqliteWriter
+
+        write_now, checkpoint = SqliteWriter.write_now, SqliteWriter._checkpoint
+
+        def timed_write_now(writer: SqliteWriter, *args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return write_now(writer, *args, **kwargs)
+            finally:
+                if timing.on:
+                    took = time.perf_counter() - t0
+                    timing.inline.append(took)
+                    if took > 0.005:
+                        timing.stalls.append((t0 + took, "write on the event loop's thread", took))
+
+        def timed_checkpoint(writer: SqliteWriter) -> None:
+            t0 = time.perf_counter()
+            try:
+                checkpoint(writer)
+            finally:
+                if timing.on:
+                    took = time.perf_counter() - t0
+                    timing.checkpoints.append(took)
+                    if took > 0.02:
+                        what = "checkpoint (the store's thread, alongside)"
+                        timing.stalls.append((t0 + took, what, took))
+
+        SqliteWriter.write_now = timed_write_now  # type: ignore[method-assign,assignment]
+        SqliteWriter._checkpoint = timed_checkpoint  # type: ignore[method-assign,assignment]
         TableStore.save = timed_save  # type: ignore[method-assign,assignment]
         TableStore._write = timed_write  # type: ignore[method-assign,assignment]
         TableStore.add_deal = timed_add_deal  # type: ignore[method-assign,assignment]
@@ -404,6 +437,8 @@ class Timing:
                 f"mean {sum(sizes) / max(1, len(sizes)):.1f}, max {max(sizes, default=0)}; "
                 f"{len(deals)} with deal records (mean {sum(deals) / max(1, len(deals)):.1f})",
                 f"deal records: {ms(self.deals)}",
+                f"writes on the event loop's thread: {ms(self.inline)}",
+                f"checkpoints (the store's thread): {ms(self.checkpoints)}",
                 f"event loop lateness (10 ms timer): {ms(self.lags)}",
                 self.gc.describe(),
                 f"stalls (from the run's start; {len(stalls)} in all):",
