@@ -17,9 +17,9 @@ any ready table at random). Measured:
 - errors: error messages, disconnects and timeouts;
 - memory: the server's RSS (``/proc/PID/status``) before the sockets connect and with all of them
   connected and idle, per connection (table sockets and live channels alike);
-- the FLOOR: a bare WebSocket broadcast server (``websockets``, no keepalive pings, same process
-  shape: one process, N groups of 4, the actor's message answered by a state of the same size to
-  its 4 clients) driven by the same clients and pacer; printed as our p99 divided by the floor's.
+- the FLOOR: a bare WebSocket broadcast server (``websockets``, same process shape: one process,
+  N groups of 4, the actor's message answered by a state of the same size to its 4 clients)
+  driven by the same clients and pacer; printed as our p99 divided by the floor's.
 
 Everything stays on the loopback interface (sign-in requests are spread over loopback source
 addresses 127.x.y.z because the server allows 30 sign-ins an hour per client address); every loop
@@ -577,11 +577,6 @@ def floor_server(port: int, pad: int, compression: bool) -> None:
             compression="deflate" if compression else None,
             max_size=65536,
             process_request=_floor_health,
-            # no keepalive pings: the floor's sockets connect within a few seconds, so their
-            # pings (every 20 s by default) all fell in the same moment and made one 10 s of
-            # the floor's window several times slower than the rest (p99 7.99, 14.2 and
-            # 15.49 ms against 2.64-3.49 ms, the eighteenth session)
-            ping_interval=None,
         ):
             await stop
 
