@@ -87,6 +87,7 @@ class ExpertBot(IntermediateBot):
         tests_from: int = 0,
         void_chance: float = 0.0,
         challenge_odds: float | None = None,
+        contest_odds: float | None = None,
         challenge_by_gain: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
@@ -121,6 +122,9 @@ class ExpertBot(IntermediateBot):
         #: the chance of making its bid needed to bid over an opponent's forced opening
         #: (None: the rules' usual 0.45)
         self.forced_challenge_odds = challenge_odds
+        #: the chance of making its bid needed to bid on against the other side's real bid
+        #: (``intermediate.contested``; None: the rules' usual 0.45)
+        self.contest_odds = contest_odds
         #: bid over an opponent's forced opening when that wins more often than letting it
         #: stand (``evaluate.forced_challenge_gain``)
         self.challenge_by_gain = challenge_by_gain
