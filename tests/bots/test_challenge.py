@@ -118,3 +118,34 @@ def test_a_forced_opening_alone_is_no_contest() -> None:
     new = make_bot("expert-contest", 1).choose(v)
     assert new == make_bot("expert", 1).choose(v)
     assert (new.act, new.arg) == (Act.BID, 17)
+
+
+def test_a_holder_challenged_by_its_partner_lets_it_play() -> None:
+    """Under the bhoos preset the first hand's partner takes its forced 16 over at 17: the
+    expert answers with a match (and each partner counts the other's bid as strength, so the
+    two raise their own target); ``expert-yield`` passes unless its own hand supports 3 more
+    than the bid."""
+    bhoos = preset("bhoos")
+    modest = {0: JACKS, 1: OTHERS[0], 2: OTHERS[2], 3: OTHERS[3]}
+    strong = {
+        0: "JS 9S AS JH 7S 8S QS 7H",
+        1: OTHERS[0],
+        2: OTHERS[2],
+        3: "KH TH AH 9H KS TS 7D 8C",
+    }
+    for hands, yields in ((modest, True), (strong, False)):
+        st, _ = play(bhoos, 3, hands, "0: bid 16; 1: pass; 2: bid 17")
+        v = view(st, 0)
+        old = make_bot("expert", 1).choose(v)
+        new = make_bot("expert-yield", 1).choose(v)
+        assert (old.act, old.arg) == (Act.BID, 17)
+        assert new.act is Act.PASS if yields else new == old
+
+
+def test_a_holder_challenged_by_an_opponent_answers_as_the_expert() -> None:
+    """Only a partner's challenge is let stand: an opponent's is answered by the rules."""
+    bhoos = preset("bhoos")
+    hands = {0: JACKS, 1: OTHERS[0], 2: OTHERS[2], 3: OTHERS[3]}
+    st, _ = play(bhoos, 3, hands, "0: bid 16; 1: bid 17")
+    v = view(st, 0)
+    assert make_bot("expert-yield", 1).choose(v) == make_bot("expert", 1).choose(v)

@@ -88,6 +88,7 @@ class ExpertBot(IntermediateBot):
         void_chance: float = 0.0,
         challenge_odds: float | None = None,
         contest_odds: float | None = None,
+        yield_to_partner: bool = False,
         challenge_by_gain: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
@@ -125,6 +126,9 @@ class ExpertBot(IntermediateBot):
         #: the chance of making its bid needed to bid on against the other side's real bid
         #: (``intermediate.contested``; None: the rules' usual 0.45)
         self.contest_odds = contest_odds
+        #: a holder challenged by its partner lets it play unless its own hand is far
+        #: stronger (``IntermediateBot.yield_to_partner``)
+        self.yield_to_partner = yield_to_partner
         #: bid over an opponent's forced opening when that wins more often than letting it
         #: stand (``evaluate.forced_challenge_gain``)
         self.challenge_by_gain = challenge_by_gain

@@ -99,6 +99,9 @@ class IntermediateBot:
     #: the chance of making its bid needed to bid on against an opponent's real bid (any bid
     #: of the other side but the opening the rules forced: ``contested``); None: the usual 0.45
     contest_odds: float | None = None
+    #: a holder whose partner challenges it lets the partner play (passes) unless its own
+    #: hand supports 3 more than the bid, as a challenger does when its partner holds
+    yield_to_partner = False
     #: bid over an opponent's forced opening when that wins the deal more often than letting
     #: it stand (``evaluate.forced_challenge_gain``), not by the chance of making it alone
     challenge_by_gain = False
@@ -156,6 +159,10 @@ class IntermediateBot:
         )
         if partner_holds and not forced and limit < view.bid + 3:
             return passing  # the partner plays it; raising only raises our own target
+        if self.yield_to_partner and holder == seat and limit < view.bid + 3:
+            challenger = next((s for s, b in reversed(view.calls) if b and s != seat), None)
+            if challenger == partner(seat):
+                return passing  # answering it only sets the partner raising our target
         affordable = [a for a in bids if a.arg <= limit]
         return min(affordable, key=lambda a: a.arg) if affordable else passing
 
