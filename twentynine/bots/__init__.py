@@ -251,6 +251,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # challenge of our forced opening, a holder matching our challenge, ...), it bids on only
     # with a chance 0.6 of making its bid (the expert: 0.45). Figures below.
     "expert-contest": lambda seed: _expert(seed, contest_odds=0.6),
+    "expert-contest70": lambda seed: _expert(seed, contest_odds=0.7),
     # expert-yield: a holder whose partner challenges it (the bhoos preset's forced opener
     # whose partner takes the contract over at 17) passes unless its own hand supports 3 more
     # than the bid, as the expert's challenger already does when its partner holds; the
