@@ -31,6 +31,11 @@ ones to solve, so it fits several times more of them into a card's time there.
 the suit led with trump hidden, it asks for trump or plays a card by the game each gives (won,
 lost, void: ``reveal_or_not``), a card leaving a likely lost deal void with chance ``q``.
 
+``contest_odds=p``: against a bid of the other side that the rules did not force, it bids on
+only with a chance ``p`` of making its bid (the rules' usual 0.45); ``yield_to_partner=True``:
+a holder challenged by its own partner lets it play unless its hand supports 3 more than the
+bid. Neither measured significantly stronger so far (see ``bots/__init__.py``).
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. None of
 these three measured stronger (see ``bots/__init__.py``).
