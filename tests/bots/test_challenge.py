@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.engine.helpers import play
 from twentynine.bots import make_bot
 from twentynine.bots.evaluate import forced_challenge_gain
-from twentynine.bots.intermediate import forced_opening
+from twentynine.bots.intermediate import contested, forced_opening
 from twentynine.engine import Act, preset
 from twentynine.engine.cards import parse_card
 from twentynine.engine.views import view
@@ -91,3 +91,61 @@ def test_the_chance_asked_over_a_forced_opening_moves_the_line() -> None:
         new = make_bot(level, 1).choose(v)
         assert old.act is not new.act
         assert (new.act is Act.BID) == (level == "expert-ch35")
+
+
+def test_a_contest_with_a_real_bid_asks_the_contest_odds() -> None:
+    """``expert-contest`` bids on against a bid of the other side that the rules did not force
+    only with a chance 0.6 of making it: the first hand whose forced 16 was challenged keeps
+    the short Jacks (0.46 to make 17) out of the contest the expert enters with them."""
+    bhoos = preset("bhoos")
+    hands = {0: JACKS, 1: OTHERS[0], 2: OTHERS[2], 3: OTHERS[3]}
+    st, _ = play(bhoos, 3, hands, "0: bid 16; 1: bid 17")
+    v = view(st, 0)
+    assert contested(v, 0)
+    assert not contested(v, 1)  # its own side's forced opening is no contest
+    old = make_bot("expert", 1).choose(v)
+    new = make_bot("expert-contest", 1).choose(v)
+    assert (old.act, old.arg) == (Act.BID, 17)
+    assert new.act is Act.PASS
+
+
+def test_a_forced_opening_alone_is_no_contest() -> None:
+    """Over the forced 16 alone (it says nothing) ``expert-contest`` bids as the expert."""
+    bhoos = preset("bhoos")
+    st, _ = play(bhoos, 3, {**OTHERS, 1: JACKS}, "0: bid 16")
+    v = view(st, 1)
+    assert not contested(v, 1)
+    new = make_bot("expert-contest", 1).choose(v)
+    assert new == make_bot("expert", 1).choose(v)
+    assert (new.act, new.arg) == (Act.BID, 17)
+
+
+def test_a_holder_challenged_by_its_partner_lets_it_play() -> None:
+    """Under the bhoos preset the first hand's partner takes its forced 16 over at 17: the
+    expert answers with a match (and each partner counts the other's bid as strength, so the
+    two raise their own target); ``expert-yield`` passes unless its own hand supports 3 more
+    than the bid."""
+    bhoos = preset("bhoos")
+    modest = {0: JACKS, 1: OTHERS[0], 2: OTHERS[2], 3: OTHERS[3]}
+    strong = {
+        0: "JS 9S AS JH 7S 8S QS 7H",
+        1: OTHERS[0],
+        2: OTHERS[2],
+        3: "KH TH AH 9H KS TS 7D 8C",
+    }
+    for hands, yields in ((modest, True), (strong, False)):
+        st, _ = play(bhoos, 3, hands, "0: bid 16; 1: pass; 2: bid 17")
+        v = view(st, 0)
+        old = make_bot("expert", 1).choose(v)
+        new = make_bot("expert-yield", 1).choose(v)
+        assert (old.act, old.arg) == (Act.BID, 17)
+        assert new.act is Act.PASS if yields else new == old
+
+
+def test_a_holder_challenged_by_an_opponent_answers_as_the_expert() -> None:
+    """Only a partner's challenge is let stand: an opponent's is answered by the rules."""
+    bhoos = preset("bhoos")
+    hands = {0: JACKS, 1: OTHERS[0], 2: OTHERS[2], 3: OTHERS[3]}
+    st, _ = play(bhoos, 3, hands, "0: bid 16; 1: bid 17")
+    v = view(st, 0)
+    assert make_bot("expert-yield", 1).choose(v) == make_bot("expert", 1).choose(v)

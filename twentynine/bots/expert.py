@@ -31,6 +31,11 @@ ones to solve, so it fits several times more of them into a card's time there.
 the suit led with trump hidden, it asks for trump or plays a card by the game each gives (won,
 lost, void: ``reveal_or_not``), a card leaving a likely lost deal void with chance ``q``.
 
+``contest_odds=p``: against a bid of the other side that the rules did not force, it bids on
+only with a chance ``p`` of making its bid (the rules' usual 0.45); ``yield_to_partner=True``:
+a holder challenged by its own partner lets it play unless its hand supports 3 more than the
+bid. Neither measured significantly stronger so far (see ``bots/__init__.py``).
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. None of
 these three measured stronger (see ``bots/__init__.py``).
@@ -87,6 +92,8 @@ class ExpertBot(IntermediateBot):
         tests_from: int = 0,
         void_chance: float = 0.0,
         challenge_odds: float | None = None,
+        contest_odds: float | None = None,
+        yield_to_partner: bool = False,
         challenge_by_gain: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
@@ -121,6 +128,12 @@ class ExpertBot(IntermediateBot):
         #: the chance of making its bid needed to bid over an opponent's forced opening
         #: (None: the rules' usual 0.45)
         self.forced_challenge_odds = challenge_odds
+        #: the chance of making its bid needed to bid on against the other side's real bid
+        #: (``intermediate.contested``; None: the rules' usual 0.45)
+        self.contest_odds = contest_odds
+        #: a holder challenged by its partner lets it play unless its own hand is far
+        #: stronger (``IntermediateBot.yield_to_partner``)
+        self.yield_to_partner = yield_to_partner
         #: bid over an opponent's forced opening when that wins more often than letting it
         #: stand (``evaluate.forced_challenge_gain``)
         self.challenge_by_gain = challenge_by_gain

@@ -96,6 +96,12 @@ class IntermediateBot:
     #: the chance of making its bid a challenger needs to bid over an opponent's opening that
     #: the rules forced (``forced_opening``); None: the usual 0.45 against any opponent's bid
     forced_challenge_odds: float | None = None
+    #: the chance of making its bid needed to bid on against an opponent's real bid (any bid
+    #: of the other side but the opening the rules forced: ``contested``); None: the usual 0.45
+    contest_odds: float | None = None
+    #: a holder whose partner challenges it lets the partner play (passes) unless its own
+    #: hand supports 3 more than the bid, as a challenger does when its partner holds
+    yield_to_partner = False
     #: bid over an opponent's forced opening when that wins the deal more often than letting
     #: it stand (``evaluate.forced_challenge_gain``), not by the chance of making it alone
     challenge_by_gain = False
@@ -146,11 +152,17 @@ class IntermediateBot:
         odds = None
         if self.forced_challenge_odds is not None and opponent_holds and forced_opening(view):
             odds = self.forced_challenge_odds
+        elif self.contest_odds is not None and contested(view, seat):
+            odds = self.contest_odds
         limit = bid_limit_for(
             view, hand, seat, self.bid_shift, forced, read_bids=self.read_bids, confidence=odds
         )
         if partner_holds and not forced and limit < view.bid + 3:
             return passing  # the partner plays it; raising only raises our own target
+        if self.yield_to_partner and holder == seat and limit < view.bid + 3:
+            challenger = next((s for s, b in reversed(view.calls) if b and s != seat), None)
+            if challenger == partner(seat):
+                return passing  # answering it only sets the partner raising our target
         affordable = [a for a in bids if a.arg <= limit]
         return min(affordable, key=lambda a: a.arg) if affordable else passing
 
@@ -225,6 +237,16 @@ def forced_opening(view: View) -> bool:
     first_seat, first_bid = view.calls[0]
     later = any(b > 0 for _, b in view.calls[1:])
     return first_seat == view.first_hand and _forced_call(view.rules, 0, first_bid) and not later
+
+
+def contested(view: View, seat: int) -> bool:
+    """Has the other side of ``seat`` made a bid in this auction that the rules did not force
+    (``_forced_call``)? Then bidding on is a contest with a side that has shown strength."""
+    rules = view.rules
+    return any(
+        b > 0 and (s - seat) & 1 and not _forced_call(rules, n, b)
+        for n, (s, b) in enumerate(view.calls)
+    )
 
 
 def bid_limit_for(
