@@ -350,11 +350,7 @@ class Timing:
             try:
                 return await add_deal(store, *args, **kwargs)
             finally:
-                if timing.on:
-                    took = time.perf_counter() - t0
-                    timing.deals.append(took)
-                    if took > 0.02:
-                        timing.stalls.append((t0 + took, "deal record", took))
+                timing.took(t0, timing.deals, "deal record")
 
         from twentynine.server.tables.sqlite_writer import SqliteWriter
 
@@ -365,29 +361,29 @@ class Timing:
             try:
                 return write_now(writer, *args, **kwargs)
             finally:
-                if timing.on:
-                    took = time.perf_counter() - t0
-                    timing.inline.append(took)
-                    if took > 0.005:
-                        timing.stalls.append((t0 + took, "write on the event loop's thread", took))
+                timing.took(t0, timing.inline, "write on the event loop's thread", over=0.005)
 
         def timed_checkpoint(writer: SqliteWriter) -> None:
             t0 = time.perf_counter()
             try:
                 checkpoint(writer)
             finally:
-                if timing.on:
-                    took = time.perf_counter() - t0
-                    timing.checkpoints.append(took)
-                    if took > 0.02:
-                        what = "checkpoint (the store's thread, alongside)"
-                        timing.stalls.append((t0 + took, what, took))
+                timing.took(t0, timing.checkpoints, "checkpoint (the store's thread, alongside)")
 
         SqliteWriter.write_now = timed_write_now  # type: ignore[method-assign,assignment]
         SqliteWriter._checkpoint = timed_checkpoint  # type: ignore[method-assign,assignment]
         TableStore.save = timed_save  # type: ignore[method-assign,assignment]
         TableStore._write = timed_write  # type: ignore[method-assign,assignment]
         TableStore.add_deal = timed_add_deal  # type: ignore[method-assign,assignment]
+
+    def took(self, t0: float, times: list[float], what: str, over: float = 0.02) -> None:
+        """While on: the time since ``t0`` into ``times``, and into the stalls when over
+        ``over`` seconds."""
+        if self.on:
+            took = time.perf_counter() - t0
+            times.append(took)
+            if took > over:
+                self.stalls.append((t0 + took, what, took))
 
     def start(self) -> None:
         self.on = True
