@@ -88,6 +88,18 @@ def sqlite_file(maker: async_sessionmaker[AsyncSession]) -> str | None:
     return path if path and path != ":memory:" and not path.startswith("file:") else None
 
 
+def _begin_if_free(conn: sqlite3.Connection) -> bool:
+    """``BEGIN IMMEDIATE`` (SQLite's write lock) on ``conn``: False, with nothing begun, when
+    another connection holds the lock and ``conn``'s busy timeout ran out."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if e.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            return False
+        raise
+    return True
+
+
 def _sqlite_time(when: dt.datetime) -> str:
     """A DateTime as SQLAlchemy stores it in SQLite."""
     return when.isoformat(" ", "microseconds")  # "%Y-%m-%d %H:%M:%S.%f", three times quicker
@@ -202,12 +214,8 @@ class SqliteWriter:
         if SQLite's write lock is free: the indexes of the changes whose version was stale, and
         the deals' ids. None, with nothing written, when another connection holds the lock."""
         conn = self._inline_connection()
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if e.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                return None
-            raise
+        if not _begin_if_free(conn):
+            return None
         try:
             rows, seats = self._rows(batch, now)
             deal_rows = self._deal_rows(deals, now)
@@ -281,15 +289,11 @@ class SqliteWriter:
     def _start_log(conn: sqlite3.Connection) -> None:
         """Write once, here, after a checkpoint that emptied the log: the first commit after
         such a checkpoint starts the log again from its beginning and flushes its new header to
-        the disk (``synchronous=NORMAL`` does that much), which on the event loop's thread held
-        every table up for tens of milliseconds. The write sets the file's ``user_version`` to
-        the value it has: one page, nothing changed."""
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            if e.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-                return  # a change came first and started the log itself
-            raise
+        the disk (``synchronous=NORMAL`` does that much), which on the event loop's thread
+        would hold every table up for as long as the disk takes. The write sets the file's
+        ``user_version`` to the value it has: one page, nothing changed."""
+        if not _begin_if_free(conn):
+            return  # a change came first and started the log itself
         try:
             (version,) = conn.execute("PRAGMA user_version").fetchone()
             conn.execute(f"PRAGMA user_version={int(version)}")
