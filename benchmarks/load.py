@@ -19,7 +19,10 @@ any ready table at random). Measured:
   connected and idle, per connection (table sockets and live channels alike);
 - the FLOOR: a bare WebSocket broadcast server (``websockets``, same process shape: one process,
   N groups of 4, the actor's message answered by a state of the same size to its 4 clients)
-  driven by the same clients and pacer; printed as our p99 divided by the floor's.
+  driven by the same clients and pacer; printed as our p99 divided by the floor's. Like our
+  server it pings only quiet sockets and keeps its connected sockets' objects out of the
+  collector's passes (see ``floor_server``: without that, its p99 over a run was set by
+  when its keepalive pings and a collector pass happened to fall).
 
 Everything stays on the loopback interface (sign-in requests are spread over loopback source
 addresses 127.x.y.z because the server allows 30 sign-ins an hour per client address); every loop
@@ -529,12 +532,34 @@ def server_deflate() -> bool:
     return bool(uvicorn_options()["ws_per_message_deflate"])
 
 
-def floor_server(port: int, pad: int, compression: bool) -> None:
+#: the keepalive interval of uvicorn's WebSocket (our server's), and of the floor's
+PING_INTERVAL = 20.0
+
+
+def floor_server(
+    port: int, pad: int, compression: bool, ping_interval: float = PING_INTERVAL
+) -> None:
     """Groups of 4 sockets at ``/g/{group}/{seat}``; the seat whose turn it is sends
-    ``{"version": v}``; the server answers all four with a state of ``pad`` bytes."""
+    ``{"version": v}``; the server answers all four with a state of ``pad`` bytes.
+
+    Two things the bare library does otherwise are done as our server does them, or the floor
+    measures an accident of when its sockets connected rather than a broadcast:
+
+    - keepalive pings go only to a socket quiet for half the interval, when its timer comes
+      (``server/sockets.py``). The library pings every socket every interval, and the floor's
+      4,000 sockets connect within 2 s, so each interval's pings came together: its second
+      10 s had a p99 of 1.8-2.1 ms and a longest action of 31-37 ms against 0.8-0.9 ms and
+      3-5 ms (three runs each);
+    - ``GET /settle``, asked once the sockets are connected and before the measured window,
+      keeps what connecting made out of the collector's passes (``gc.freeze``, as our server's
+      ``heap.py`` keeps its start-up heap and retires what its sockets' readers hold). Without
+      it, with the pings as above, a collector pass over those objects came within the first
+      10 s of three runs of three: p99 81-95 ms there, the longest action 169-183 ms.
+    """
     from websockets.asyncio.server import ServerConnection, serve
 
     groups: dict[str, dict[str, Any]] = {}
+    heard: dict[ServerConnection, float] = {}  # when each socket last sent anything
     filler = "x" * max(0, pad - 90)
 
     def state(version: int, seat: int) -> str:
@@ -550,17 +575,49 @@ def floor_server(port: int, pad: int, compression: bool) -> None:
         seat = int(seat_text)
         group = groups.setdefault(group_id, {"version": 0, "socks": {}})
         group["socks"][seat] = ws
-        await ws.send(state(group["version"], seat))
-        async for raw in ws:
-            message = json.loads(raw)
-            if message.get("version") != group["version"] or group["version"] % 4 != seat:
-                await ws.send('{"type":"error","reason":"stale"}')
-                continue
-            group["version"] += 1
-            v = group["version"]
-            for s, other in list(group["socks"].items()):
-                with contextlib.suppress(websockets.ConnectionClosed):
-                    await other.send(state(v, s))
+        loop = asyncio.get_running_loop()
+        heard[ws] = loop.time()
+        timer = loop.call_later(ping_interval, keepalive, ws)
+        try:
+            await ws.send(state(group["version"], seat))
+            async for raw in ws:
+                heard[ws] = loop.time()
+                await answer(ws, group, seat, raw)
+        except websockets.ConnectionClosed:
+            pass  # a client gone without a closing handshake
+        finally:
+            timer.cancel()
+            heard.pop(ws, None)
+
+    def keepalive(ws: ServerConnection) -> None:
+        if ws not in heard:
+            return
+        loop = asyncio.get_running_loop()
+        quiet = loop.time() - heard[ws]
+        if quiet < ping_interval / 2:
+            loop.call_later(ping_interval - quiet, keepalive, ws)
+            return
+        task = asyncio.ensure_future(ping(ws))
+        pinging.add(task)
+        task.add_done_callback(pinging.discard)
+        loop.call_later(ping_interval, keepalive, ws)
+
+    pinging: set[asyncio.Future[None]] = set()
+
+    async def ping(ws: ServerConnection) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.ping()
+
+    async def answer(ws: ServerConnection, group: dict[str, Any], seat: int, raw: Any) -> None:
+        message = json.loads(raw)
+        if message.get("version") != group["version"] or group["version"] % 4 != seat:
+            await ws.send('{"type":"error","reason":"stale"}')
+            return
+        group["version"] += 1
+        v = group["version"]
+        for s, other in list(group["socks"].items()):
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await other.send(state(v, s))
 
     async def main() -> None:
         stop = asyncio.get_running_loop().create_future()
@@ -573,6 +630,7 @@ def floor_server(port: int, pad: int, compression: bool) -> None:
             compression="deflate" if compression else None,
             max_size=65536,
             process_request=_floor_health,
+            ping_interval=None,  # its own, above
         ):
             await stop
 
@@ -597,6 +655,10 @@ def run_client(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
 def _floor_health(connection: Any, request: Any) -> Any:
     if request.path == "/healthz":
         return connection.respond(200, "ok\n")
+    if request.path == "/settle":  # see floor_server
+        gc.collect()
+        gc.freeze()
+        return connection.respond(200, f"{gc.get_freeze_count()} objects kept out\n")
     return None
 
 
@@ -1220,6 +1282,11 @@ async def run_floor(
             [(f"ws://127.0.0.1:{port}/g/{i}/{seat}", "") for seat in range(4)]
             for i in range(args.tables)
         ]
+
+        async def settle() -> None:  # see floor_server
+            async with httpx.AsyncClient(timeout=60) as client:
+                (await client.get(f"http://127.0.0.1:{port}/settle")).raise_for_status()
+
         result = await drive(
             endpoints,
             None,
@@ -1227,6 +1294,7 @@ async def run_floor(
             args.rate,
             args.seconds,
             not args.no_compression,
+            after_idle=settle,
             order=args.order,
             full_parse=args.full_parse,
         )
@@ -1377,12 +1445,18 @@ def main() -> None:
     p.add_argument("--keep", default="", help="a folder for the server's data and log, kept")
     p.add_argument("--_floor-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--_pad", type=int, default=3000, help=argparse.SUPPRESS)
+    p.add_argument("--_ping-interval", type=float, default=PING_INTERVAL, help=argparse.SUPPRESS)
     p.add_argument("--_profiled-server", default=None, help=argparse.SUPPRESS)
     p.add_argument("--_data-dir", default=None, help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args._floor_server is not None:
-        floor_server(args._floor_server, args._pad, not args.no_compression and server_deflate())
+        floor_server(
+            args._floor_server,
+            args._pad,
+            not args.no_compression and server_deflate(),
+            args._ping_interval,
+        )
         return
     if args._profiled_server is not None:
         profiled_server(args._profiled_server, args.port, Path(args._data_dir))

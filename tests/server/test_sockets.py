@@ -13,11 +13,8 @@ from typing import Any
 import pytest
 import uvicorn
 from websockets.asyncio.client import connect
-from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
-from websockets.protocol import State
-from websockets.uri import parse_uri
 
+from tests.wsprobe import pings_heard
 from twentynine.server.cli import uvicorn_options
 from twentynine.server.sockets import SEND_NOW, Gate, Inbox
 
@@ -125,35 +122,6 @@ async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
     }
 
 
-async def _pings_heard(port: int, chatty: bool, seconds: float) -> int:
-    """Keepalive pings a client hears in ``seconds`` (answering each), sending a message every
-    20 ms if ``chatty``, else nothing."""
-    protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/x"))
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    protocol.send_request(protocol.connect())
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    pings = 0
-    try:
-        while loop.time() < deadline:
-            if chatty and protocol.state is State.OPEN:
-                protocol.send_text(b"x")
-            writer.write(b"".join(protocol.data_to_send()))  # with the pongs owed
-            try:
-                data = await asyncio.wait_for(reader.read(65536), 0.02)
-            except TimeoutError:
-                continue
-            protocol.receive_data(data)
-            pings += sum(
-                1
-                for event in protocol.events_received()
-                if isinstance(event, Frame) and event.opcode is Opcode.PING
-            )
-    finally:
-        writer.close()
-    return pings
-
-
 async def test_a_keepalive_ping_goes_only_to_a_peer_that_has_been_quiet() -> None:
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "websocket":
@@ -165,8 +133,8 @@ async def test_a_keepalive_ping_goes_only_to_a_peer_that_has_been_quiet() -> Non
 
     async with _serving(app, ws_ping_interval=0.3, ws_ping_timeout=5.0) as port:
         quiet, chatty = await asyncio.gather(
-            _pings_heard(port, chatty=False, seconds=1.5),
-            _pings_heard(port, chatty=True, seconds=1.5),
+            pings_heard(port, "/x", seconds=1.5),
+            pings_heard(port, "/x", seconds=1.5, chat=b"x"),
         )
     assert quiet >= 3  # every 0.3 s, as uvicorn does
     assert chatty == 0

@@ -1,0 +1,92 @@
+"""The load benchmark's floor (``benchmarks/load.py: floor_server``), a bare broadcast server run
+as its own process: it answers an action with a state to all four of a group, pings only a
+quiet socket (as our server does), and keeps what connecting made out of the collector's
+passes when asked before the measured window."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from tests.wsprobe import pings_heard
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def floor() -> Iterator[int]:
+    """A floor server on a free port, its keepalive interval 0.3 s."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    argv = [sys.executable, str(ROOT / "benchmarks/load.py"), "--_floor-server", str(port)]
+    process = subprocess.Popen([*argv, "--_pad", "300", "--_ping-interval", "0.3"])
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the floor server did not start"
+            assert process.poll() is None, "the floor server exited"
+            time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+async def test_an_action_reaches_all_four_of_its_group(floor: int) -> None:
+    seats = [await connect(f"ws://127.0.0.1:{floor}/g/7/{seat}") for seat in range(4)]
+    try:
+        first = [json.loads(await ws.recv()) for ws in seats]
+        assert [m["version"] for m in first] == [0, 0, 0, 0]
+        assert [bool(m["view"]["legal_json"]) for m in first] == [True, False, False, False]
+        await seats[1].send(json.dumps({"version": 0}))  # not seat 1's turn
+        assert json.loads(await seats[1].recv()) == {"type": "error", "reason": "stale"}
+        await seats[0].send(json.dumps({"version": 0}))
+        after = [json.loads(await ws.recv()) for ws in seats]
+        assert [m["version"] for m in after] == [1, 1, 1, 1]
+        assert [bool(m["view"]["legal_json"]) for m in after] == [False, True, False, False]
+    finally:
+        for ws in seats:
+            await ws.close()
+
+
+async def test_a_keepalive_ping_goes_only_to_a_quiet_socket(floor: int) -> None:
+    quiet, chatty = await asyncio.gather(
+        pings_heard(floor, "/g/1/0", seconds=1.5),
+        pings_heard(floor, "/g/2/0", seconds=1.5, chat=b'{"version": -1}'),
+    )
+    assert quiet >= 3  # every 0.3 s
+    assert chatty == 0
+
+
+async def test_settling_keeps_the_connected_sockets_objects_out_of_the_collectors_passes(
+    floor: int,
+) -> None:
+    seats = [await connect(f"ws://127.0.0.1:{floor}/g/{g}/{s}") for g in range(3) for s in range(4)]
+    try:
+        async with httpx.AsyncClient() as client:
+            answer = await client.get(f"http://127.0.0.1:{floor}/settle")
+        assert answer.status_code == 200
+        kept = int(answer.text.split()[0])
+        assert kept > 12 * 20  # the sockets' objects and the server's, frozen
+        await seats[0].recv()
+        await seats[0].send(json.dumps({"version": 0}))  # still serving
+        assert json.loads(await seats[0].recv())["version"] == 1
+    finally:
+        for ws in seats:
+            await ws.close()
