@@ -546,10 +546,11 @@ def floor_server(
     measures an accident of when its sockets connected rather than a broadcast:
 
     - keepalive pings go only to a socket quiet for half the interval, when its timer comes
-      (``server/sockets.py``). The library pings every socket every interval, and the floor's
-      4,000 sockets connect within 2 s, so each interval's pings came together: its second
-      10 s had a p99 of 1.8-2.1 ms and a longest action of 31-37 ms against 0.8-0.9 ms and
-      3-5 ms (three runs each);
+      (``server/sockets.py``), each socket's timer first at a random moment of the interval.
+      The library pings every socket every interval, and the floor's 4,000 sockets connect
+      within 2 s, so each interval's pings came together: its second 10 s had a p99 of
+      1.8-2.1 ms and a longest action of 31-37 ms against 0.8-0.9 ms and 3-5 ms (three runs
+      each);
     - ``GET /settle``, asked once the sockets are connected and before the measured window,
       keeps what connecting made out of the collector's passes (``gc.freeze``, as our server's
       ``heap.py`` keeps its start-up heap and retires what its sockets' readers hold). Without
@@ -577,7 +578,10 @@ def floor_server(
         group["socks"][seat] = ws
         loop = asyncio.get_running_loop()
         heard[ws] = loop.time()
-        timer = loop.call_later(ping_interval, keepalive, ws)
+        # the first look at a random moment of the interval, as sockets that connected over
+        # time are looked at (ours connect over half a minute; these within 2 s, and their
+        # 4,000 timers coming together held the floor up 23-36 ms, in three runs of three)
+        timer = loop.call_later(random.uniform(0, ping_interval), keepalive, ws)
         try:
             await ws.send(state(group["version"], seat))
             async for raw in ws:
