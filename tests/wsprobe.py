@@ -38,3 +38,31 @@ async def pings_heard(port: int, path: str, seconds: float, chat: bytes | None =
     finally:
         writer.close()
     return pings
+
+
+async def first_ping(port: int, path: str, seconds: float) -> float | None:
+    """How long after its handshake a quiet client of ``ws://127.0.0.1:{port}{path}`` hears
+    its first keepalive ping (None if none comes within ``seconds``)."""
+    protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}{path}"))
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    protocol.send_request(protocol.connect())
+    writer.write(b"".join(protocol.data_to_send()))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    opened: float | None = None
+    try:
+        while loop.time() < deadline:
+            try:
+                data = await asyncio.wait_for(reader.read(65536), 0.01)
+            except TimeoutError:
+                continue
+            protocol.receive_data(data)
+            if opened is None and protocol.state is State.OPEN:
+                opened = loop.time()
+            for event in protocol.events_received():
+                if isinstance(event, Frame) and event.opcode is Opcode.PING:
+                    assert opened is not None
+                    return loop.time() - opened
+    finally:
+        writer.close()
+    return None

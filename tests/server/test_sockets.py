@@ -14,7 +14,7 @@ import pytest
 import uvicorn
 from websockets.asyncio.client import connect
 
-from tests.wsprobe import pings_heard
+from tests.wsprobe import first_ping, pings_heard
 from twentynine.server.cli import uvicorn_options
 from twentynine.server.sockets import SEND_NOW, Gate, Inbox
 
@@ -138,3 +138,23 @@ async def test_a_keepalive_ping_goes_only_to_a_peer_that_has_been_quiet() -> Non
         )
     assert quiet >= 3  # every 0.3 s, as uvicorn does
     assert chatty == 0
+
+
+async def test_sockets_opened_together_are_first_pinged_at_spread_moments() -> None:
+    """After a restart every client comes back at once: their keepalive pings must not come
+    together (each first one at a random moment of the interval's second half)."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            return
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    async with _serving(app, ws_ping_interval=0.4, ws_ping_timeout=5.0) as port:
+        firsts = await asyncio.gather(*(first_ping(port, "/x", seconds=3.0) for _ in range(8)))
+    assert all(t is not None for t in firsts)
+    heard = [t for t in firsts if t is not None]
+    assert min(heard) >= 0.2 - 0.02  # not before half the interval
+    assert max(heard) - min(heard) > 0.02  # not all at the same moment (uvicorn: 0.4 s each)
