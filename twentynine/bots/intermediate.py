@@ -275,7 +275,8 @@ def contest_role(view: View, seat: int) -> str | None:
 
 
 def real_partner_bid(view: View, seat: int) -> int:
-    """The highest bid of ``seat``'s partner that the rules did not force (-1: none)."""
+    """The highest bid of ``seat``'s partner that the rules did not force (0: it passed and
+    made no such bid; -1: it has not spoken)."""
     mate = partner(seat)
     rules = view.rules
     return max(
