@@ -13,6 +13,9 @@ make, the expert's call, and for each way the bidder's team, target and solved p
 
     uv run python benchmarks/contest_study.py --deals 20000 --seed 1 --out F.jsonl
 
+(20,000 decks gave about 32,500 decisions in 100 s on one core; ``evaluate.CONTEST_GAIN_1``
+and ``CONTEST_GAIN_2`` were fitted on seeds 1-3 with ``--bias 1`` and ``--bias 2``.)
+
 ``--fit F.jsonl [F2.jsonl ...]`` fits the gain of bidding on (won +1, lost -1 for the seat's
 team, bid minus pass) by least squares in the features of ``evaluate.contest_features`` and
 prints the weights; ``--bias B`` counts a solved contract made only with ``B`` points to spare
