@@ -307,12 +307,14 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # contracts made 165 of 280 against the expert's 275 of 540; expert-gain2 101 of 178, 98
     # of 180, 105 of 200, together 304 of 558 (54.5%, CI 50.3-58.6%), contracts 53 of 81
     # against 226 of 477 (where they differ, the expert's contests fail more often than not).
-    # Against bikaldev (peers.py --deals 100 --seeds 1 --level expert-gain2, ours on core 1,
-    # the peer on core 0, load 0.9-1.4): 104 of 198 decided games (52.5%, CI 45.6-59.4%; the
-    # expert on seed 1 in earlier sessions 95-104 of 198-200), contracts 68/114 (peer 48/84),
-    # 0 illegal answers, 0 HTTP errors, 0 deals over time (least 167.9 ms left); its contracts
-    # after the other side bid made 29 of 39, its first hand's forced 16 left standing 29 of
-    # 60 (still the leak). Even so far against this peer.
+    # Against bikaldev (peers.py --deals 100 --seeds S --level expert-gain2, one seed a run,
+    # ours on core 1, the peer on core 0, load 0.9-1.6): seed 1 104 of 198 decided games,
+    # seed 2 117 of 199; together 221 of 397 (55.7%, CI 50.7-60.5%; the expert over the
+    # same two seeds in earlier sessions 211-230 of 393-399), contracts 134/219 (peer
+    # 91/178), 0 illegal answers, 0 HTTP errors, 0 deals over time (least 151.8 ms left),
+    # answers p50 105 ms, p95 246 ms; its contracts after the other side bid made 57 of 77,
+    # its first hand's forced 16 left standing 53 of 105 (still the leak). Even so far
+    # against this peer; kept as a variant, not the expert.
     "expert-gain": lambda seed: _expert(seed, contest_weights=CONTEST_GAIN_1),
     "expert-gain2": lambda seed: _expert(seed, contest_weights=CONTEST_GAIN_2),
     # the name the measurements of issue 19 used for what is now the expert
