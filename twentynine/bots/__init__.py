@@ -305,8 +305,9 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # S`, one core, S = 1-3), on the decks where the calls differ: expert-gain 150 of 280,
     # 143 of 280, 137 of 260 decided games, together 430 of 820 (52.4%, CI 49.0-55.8%),
     # contracts made 165 of 280 against the expert's 275 of 540; expert-gain2 101 of 178, 98
-    # of 180, 105 of 200, together 304 of 558 (54.5%, CI 50.3-58.6%), contracts 53 of 81
-    # against 226 of 477 (where they differ, the expert's contests fail more often than not).
+    # of 180, 105 of 200, 89 of 174 (S = 4), together 393 of 732 (53.7%, CI 50.1-57.3%),
+    # contracts 69 of 108 against 300 of 624 (where they differ, the expert's contests fail
+    # more often than not).
     # Against bikaldev (peers.py --deals 100 --seeds S --level expert-gain2, one seed a run,
     # ours on core 1, the peer on core 0, load 0.9-1.6): seed 1 104 of 198 decided games,
     # seed 2 117 of 199; together 221 of 397 (55.7%, CI 50.7-60.5%; the expert over the
