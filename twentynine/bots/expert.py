@@ -35,6 +35,8 @@ lost, void: ``reveal_or_not``), a card leaving a likely lost deal void with chan
 only with a chance ``p`` of making its bid (the rules' usual 0.45); ``yield_to_partner=True``:
 a holder challenged by its own partner lets it play unless its hand supports 3 more than the
 bid. Neither measured significantly stronger so far (see ``bots/__init__.py``).
+``contest_weights=w``: in a contest (``intermediate.contest_role``) it bids on exactly when
+``evaluate.contest_gain`` with the weights ``w`` (fitted on solved deals) is positive.
 
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. None of
@@ -95,6 +97,7 @@ class ExpertBot(IntermediateBot):
         contest_odds: float | None = None,
         yield_to_partner: bool = False,
         challenge_by_gain: bool = False,
+        contest_weights: dict[str, float] | None = None,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -137,6 +140,9 @@ class ExpertBot(IntermediateBot):
         #: bid over an opponent's forced opening when that wins more often than letting it
         #: stand (``evaluate.forced_challenge_gain``)
         self.challenge_by_gain = challenge_by_gain
+        #: in a contest, bid on when the fitted gain says so (``evaluate.contest_gain`` with
+        #: these weights; None: by the chance of making the bid, ``contest_odds``)
+        self.contest_weights = contest_weights
         #: with at least this many cards in hand (0: never), each sampled deal is searched
         #: only for whether each card makes (or beats) the contract, not for its points: a
         #: null-window test, a few times cheaper, so more sampled deals in the same time

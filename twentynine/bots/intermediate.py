@@ -25,6 +25,7 @@ from .evaluate import (
     beats,
     best_trump,
     can_call_single_hand,
+    contest_gain,
     expected_points,
     forced_challenge_gain,
     limit_for_value,
@@ -105,6 +106,9 @@ class IntermediateBot:
     #: bid over an opponent's forced opening when that wins the deal more often than letting
     #: it stand (``evaluate.forced_challenge_gain``), not by the chance of making it alone
     challenge_by_gain = False
+    #: in a contest (``contest_role``), bid on when the fitted model of the gain says so
+    #: (``evaluate.contest_gain`` with these weights), not by the chance of making it alone
+    contest_weights: dict[str, float] | None = None
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -149,6 +153,12 @@ class IntermediateBot:
         if self.challenge_by_gain and opponent_holds and forced_opening(view):
             low = min(bids, key=lambda a: a.arg)
             return low if forced_challenge_gain(hand) > 0 else passing
+        if self.contest_weights is not None and contest_role(view, seat) is not None:
+            low = min(bids, key=lambda a: a.arg)
+            gain = contest_gain(
+                hand, holder == seat, low.arg, real_partner_bid(view, seat), self.contest_weights
+            )
+            return low if gain > 0 else passing
         odds = None
         if self.forced_challenge_odds is not None and opponent_holds and forced_opening(view):
             odds = self.forced_challenge_odds
@@ -246,6 +256,32 @@ def contested(view: View, seat: int) -> bool:
     return any(
         b > 0 and (s - seat) & 1 and not _forced_call(rules, n, b)
         for n, (s, b) in enumerate(view.calls)
+    )
+
+
+def contest_role(view: View, seat: int) -> str | None:
+    """``seat``'s part in a contest with the other side (``contested``), when it may bid on
+    or pass: "challenger" (an opponent holds the bid) or "holder" (it holds the bid and an
+    opponent challenged it); None otherwise (no contest, no such choice, or its partner
+    holds the bid)."""
+    legal = view.legal
+    if not any(a.act is Act.PASS for a in legal) or not any(a.act is Act.BID for a in legal):
+        return None
+    if view.holder is None or not contested(view, seat):
+        return None
+    if (view.holder - seat) & 1:
+        return "challenger"
+    return "holder" if view.holder == seat else None
+
+
+def real_partner_bid(view: View, seat: int) -> int:
+    """The highest bid of ``seat``'s partner that the rules did not force (0: it passed and
+    made no such bid; -1: it has not spoken)."""
+    mate = partner(seat)
+    rules = view.rules
+    return max(
+        (b for n, (s, b) in enumerate(view.calls) if s == mate and not _forced_call(rules, n, b)),
+        default=-1,
     )
 
 
