@@ -122,16 +122,18 @@ async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
     }
 
 
-async def test_a_keepalive_ping_goes_only_to_a_peer_that_has_been_quiet() -> None:
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "websocket":
-            return
-        assert (await receive())["type"] == "websocket.connect"
-        await send({"type": "websocket.accept"})
-        while (await receive())["type"] != "websocket.disconnect":
-            pass
+async def _accepting(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """An app that accepts a socket and reads until it ends."""
+    if scope["type"] != "websocket":
+        return
+    assert (await receive())["type"] == "websocket.connect"
+    await send({"type": "websocket.accept"})
+    while (await receive())["type"] != "websocket.disconnect":
+        pass
 
-    async with _serving(app, ws_ping_interval=0.3, ws_ping_timeout=5.0) as port:
+
+async def test_a_keepalive_ping_goes_only_to_a_peer_that_has_been_quiet() -> None:
+    async with _serving(_accepting, ws_ping_interval=0.3, ws_ping_timeout=5.0) as port:
         quiet, chatty = await asyncio.gather(
             pings_heard(port, "/x", seconds=1.5),
             pings_heard(port, "/x", seconds=1.5, chat=b"x"),
@@ -144,15 +146,7 @@ async def test_sockets_opened_together_are_first_pinged_at_spread_moments() -> N
     """After a restart every client comes back at once: their keepalive pings must not come
     together (each first one at a random moment of the interval's second half)."""
 
-    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "websocket":
-            return
-        assert (await receive())["type"] == "websocket.connect"
-        await send({"type": "websocket.accept"})
-        while (await receive())["type"] != "websocket.disconnect":
-            pass
-
-    async with _serving(app, ws_ping_interval=0.4, ws_ping_timeout=5.0) as port:
+    async with _serving(_accepting, ws_ping_interval=0.4, ws_ping_timeout=5.0) as port:
         firsts = await asyncio.gather(*(first_ping(port, "/x", seconds=3.0) for _ in range(8)))
     assert all(t is not None for t in firsts)
     heard = [t for t in firsts if t is not None]
