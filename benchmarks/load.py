@@ -545,12 +545,12 @@ def floor_server(
     Two things the bare library does otherwise are done as our server does them, or the floor
     measures an accident of when its sockets connected rather than a broadcast:
 
-    - keepalive pings go only to a socket quiet for half the interval, when its timer comes
-      (``server/sockets.py``), found by one timer for all sockets.
-      The library pings every socket every interval, and the floor's 4,000 sockets connect
-      within 2 s, so each interval's pings came together: its second 10 s had a p99 of
-      1.8-2.1 ms and a longest action of 31-37 ms against 0.8-0.9 ms and 3-5 ms (three runs
-      each);
+    - keepalive pings go only to a socket quiet for half the interval, about once an interval,
+      as our server's do (``server/sockets.py``), one timer looking at every socket (see
+      ``keepalive``). The library pings every socket every interval, and the floor's 4,000
+      sockets connect within 2 s, so each interval's pings came together: its second 10 s had
+      a p99 of 1.8-2.1 ms and a longest action of 31-37 ms against 0.8-0.9 ms and 3-5 ms
+      (three runs each);
     - ``GET /settle``, asked once the sockets are connected and before the measured window,
       keeps what connecting made out of the collector's passes (``gc.freeze``, as our server's
       ``heap.py`` keeps its start-up heap and retires what its sockets' readers hold). Without
