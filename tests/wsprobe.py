@@ -11,15 +11,19 @@ from websockets.protocol import State
 from websockets.uri import parse_uri
 
 
-async def pings_heard(port: int, path: str, seconds: float, chat: bytes | None = None) -> int:
-    """Keepalive pings a client of ``ws://127.0.0.1:{port}{path}`` hears in ``seconds``
-    (answering each), sending the text ``chat`` every 20 ms if given, else nothing."""
+async def ping_times(
+    port: int, path: str, seconds: float, chat: bytes | None = None
+) -> list[float]:
+    """When (seconds after its handshake) a client of ``ws://127.0.0.1:{port}{path}`` hears
+    each keepalive ping in ``seconds``, answering each, sending the text ``chat`` every 20 ms
+    if given, else nothing."""
     protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}{path}"))
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     protocol.send_request(protocol.connect())
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
-    pings = 0
+    opened: float | None = None
+    heard: list[float] = []
     try:
         while loop.time() < deadline:
             if chat is not None and protocol.state is State.OPEN:
@@ -30,39 +34,12 @@ async def pings_heard(port: int, path: str, seconds: float, chat: bytes | None =
             except TimeoutError:
                 continue
             protocol.receive_data(data)
-            pings += sum(
-                1
-                for event in protocol.events_received()
-                if isinstance(event, Frame) and event.opcode is Opcode.PING
-            )
-    finally:
-        writer.close()
-    return pings
-
-
-async def first_ping(port: int, path: str, seconds: float) -> float | None:
-    """How long after its handshake a quiet client of ``ws://127.0.0.1:{port}{path}`` hears
-    its first keepalive ping (None if none comes within ``seconds``)."""
-    protocol = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}{path}"))
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    protocol.send_request(protocol.connect())
-    writer.write(b"".join(protocol.data_to_send()))
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    opened: float | None = None
-    try:
-        while loop.time() < deadline:
-            try:
-                data = await asyncio.wait_for(reader.read(65536), 0.01)
-            except TimeoutError:
-                continue
-            protocol.receive_data(data)
             if opened is None and protocol.state is State.OPEN:
                 opened = loop.time()
             for event in protocol.events_received():
                 if isinstance(event, Frame) and event.opcode is Opcode.PING:
                     assert opened is not None
-                    return loop.time() - opened
+                    heard.append(loop.time() - opened)
     finally:
         writer.close()
-    return None
+    return heard
