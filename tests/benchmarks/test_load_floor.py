@@ -6,6 +6,7 @@ passes when asked before the measured window."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import socket
 import subprocess
@@ -13,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import httpx
 import pytest
@@ -90,3 +92,28 @@ async def test_settling_keeps_the_connected_sockets_objects_out_of_the_collector
     finally:
         for ws in seats:
             await ws.close()
+
+
+async def test_the_load_client_sends_no_pings_of_its_own_and_answers_the_servers(
+    floor: int,
+) -> None:
+    """The load client's sockets are a browser's: no keepalive of their own (the library's
+    default pings every 20 s), and they stay open through the server's pings."""
+    load = _load_module()
+    ws = await load.open_socket(f"ws://127.0.0.1:{floor}/g/3/0", "", False)
+    try:
+        assert ws.keepalive_task is None
+        assert json.loads(await ws.recv())["version"] == 0
+        await asyncio.sleep(1.0)  # the floor pings a quiet socket every 0.3 s
+        await ws.send(json.dumps({"version": 0}))
+        assert json.loads(await ws.recv())["version"] == 1
+    finally:
+        await ws.close()
+
+
+def _load_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("load_benchmark", ROOT / "benchmarks/load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
