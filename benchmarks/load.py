@@ -373,6 +373,20 @@ class Timing:
             finally:
                 timing.took(t0, timing.checkpoints, "checkpoint (the store's thread, alongside)")
 
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        #: the statements run through SQLAlchemy while on (each on a connection's own thread
+        #: with aiosqlite), by their first words
+        self.statements: Counter[str] = Counter()
+        self.threads_at_start: dict[int, tuple[str, float]] = {}
+        self.threads_at_stop: dict[int, tuple[str, float]] = {}
+
+        @event.listens_for(Engine, "before_cursor_execute")
+        def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if timing.on:
+                timing.statements[" ".join(statement.split())[:70]] += 1
+
         SqliteWriter.write_now = timed_write_now  # type: ignore[method-assign,assignment]
         SqliteWriter._checkpoint = timed_checkpoint  # type: ignore[method-assign,assignment]
         TableStore.save = timed_save  # type: ignore[method-assign,assignment]
@@ -392,12 +406,14 @@ class Timing:
         self.on = True
         self.t0 = time.perf_counter()
         self.gc.reset()
+        self.threads_at_start = thread_cpu()
         asyncio.get_running_loop().create_task(self._ticks())
 
     def stop(self) -> None:
         """The measured window is over (the sockets closing after it are not counted)."""
         self.on = False
         self.gc.stop()
+        self.threads_at_stop = thread_cpu()
 
     async def _ticks(self) -> None:
         loop = asyncio.get_running_loop()
@@ -440,10 +456,30 @@ class Timing:
                 f"checkpoints (the store's thread): {ms(self.checkpoints)}",
                 f"event loop lateness (10 ms timer): {ms(self.lags)}",
                 self.gc.describe(),
+                "CPU by thread in the window (s): "
+                + ", ".join(
+                    f"{name} {cpu - self.threads_at_start.get(tid, (name, 0.0))[1]:.2f}"
+                    for tid, (name, cpu) in sorted(self.threads_at_stop.items())
+                ),
+                f"statements through SQLAlchemy ({sum(self.statements.values())}):",
+                *(f"  {n:7d}  {text}" for text, n in self.statements.most_common(15)),
                 f"stalls (from the run's start; {len(stalls)} in all):",
                 *timeline,
             ]
         )
+
+
+def thread_cpu() -> dict[int, tuple[str, float]]:
+    """This process's threads: id -> (name, CPU seconds so far), from ``/proc`` (Linux)."""
+    out: dict[int, tuple[str, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path("/proc/self/task").iterdir():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            stat = (task / "stat").read_text()
+            name = stat[stat.index("(") + 1 : stat.rindex(")")]
+            fields = stat[stat.rindex(")") + 2 :].split()
+            out[int(task.name)] = (name, (int(fields[11]) + int(fields[12])) / tick)
+    return out
 
 
 def profiled_server(kind: str, port: int, data_dir: Path) -> None:
