@@ -8,12 +8,14 @@ sockets connect, each player's live channel (``/ws/me``, as every signed-in page
 ``--no-live`` leaves them out) beside its table socket, and a pacer lets the tables act at R
 actions per second in total: whenever a seat may act (and all four seats have the table's latest
 state) it sends the first legal action of its view (``--order``: the table ready longest, or
-any ready table at random). Measured:
+any ready table at random). The clients' sockets are a browser's: they send no keepalive pings
+of their own (``open_socket``), and answer the server's. Measured:
 
 - actions/s achieved: actions sent in the measured window whose resulting state reached all four
   seats (within 10 s; later ones count as timeouts), over the window's length;
 - latency: from sending an action to the moment all four seats of the table have the state it
-  produced (p50/p95/p99 ms), for every action sent in the window;
+  produced (p50/p95/p99 ms), for every action sent in the window, and the p99 of each 10 s and
+  of each second of it;
 - errors: error messages, disconnects and timeouts;
 - memory: the server's RSS (``/proc/PID/status``) before the sockets connect and with all of them
   connected and idle, per connection (table sockets and live channels alike);
@@ -40,7 +42,8 @@ before and after the sockets connect) and prints where the time (or the memory) 
 time the garbage collector held the loop. ``--profile timing`` runs no profiler: it prints where
 an action's latency goes (how long a change waits for the table store's writer, the writer's
 transactions, how late the event loop runs its timers, the collector's pauses, each long one's
-CPU time) and, for the first middle-generation passes, what they walk: objects by type, the
+CPU time, the CPU of each of the server's threads, the statements run through SQLAlchemy)
+and, for the first middle-generation passes, what they walk: objects by type, the
 references followed by type, what made them (a coroutine's code, a timer's callback) and the
 largest containers.
 """
@@ -1084,6 +1087,8 @@ class RunResult:
             },
             # the tail over time: p99 of the actions sent in each 10 s of the window
             "p99_ms_by_10s": by_window(s.sent_at, ms, s.started, 10.0),
+            # and each second's (a tail from a few bad seconds, or from all of them)
+            "p99_ms_by_1s": by_window(s.sent_at, ms, s.started, 1.0),
             "errors": {
                 "messages": dict(s.errors),
                 "disconnects": s.disconnects,
