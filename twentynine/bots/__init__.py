@@ -318,6 +318,19 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # against this peer; kept as a variant, not the expert.
     "expert-gain": lambda seed: _expert(seed, contest_weights=CONTEST_GAIN_1),
     "expert-gain2": lambda seed: _expert(seed, contest_weights=CONTEST_GAIN_2),
+    # expert-am: the expert choosing its card by the αμ search while it holds 4 cards or fewer
+    # (alphamu.py: its own next 2 cards one card for every sampled deal it cannot tell apart,
+    # the others' cards chosen per deal; the first 32 sampled deals, the plain count to break
+    # ties and when the search runs out of time). The twentieth session; figures in
+    # docs/measurements.md.
+    "expert-am": lambda seed: _expert(seed, alphamu_from=4, alphamu_depth=2),
+    # expert-margin: each sampled deal counts for a card by a logistic of the margin by which
+    # the card makes (or beats) the contract in it, in points (scale 1), not 0 or 1: a deal
+    # made with nothing to spare about 0.62, failed by a point 0.38 (the open-hand solver's
+    # thin makes are often lost in real play). expert-margin-ties: the margins only break
+    # ties in the deals made. The twentieth session; figures in docs/measurements.md.
+    "expert-margin": lambda seed: _expert(seed, margin_scale=1.0),
+    "expert-margin-ties": lambda seed: _expert(seed, margin_scale=1.0, margin_ties_only=True),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }
