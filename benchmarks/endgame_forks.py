@@ -1,26 +1,38 @@
-"""Is the αμ search's card better than the plain sampled-deal search's, late in the play?
+"""Does another way of choosing the card beat the expert's, over the same sampled deals?
 
 Plays the expert against itself (``--preset``, uniform decks from ``random.Random(seed)``).
 At every card decision of a seat holding ``--cards`` cards or fewer (more than one card
-legal), the mover samples its deals once and picks a card both ways over them: the expert's
-(most sampled deals made, then points) and the αμ search's (``alphamu.py``, ``--depth`` of
-its own moves, the first ``--worlds`` sampled deals). Where the two differ, the real deal is
-forked: each card is played and the deal played out ``--rollouts`` times by the expert at all
-four seats (the same seeds for both branches), and each branch counts the rollouts in which
-the mover's side held its side of the contract (a void deal, trump never shown, counts half).
-The game goes on with the expert's card.
+legal), the mover samples its deals once and picks a card two ways over them: the expert's
+(most sampled deals made, then points) and ``--method``'s:
 
-    uv run python benchmarks/endgame_forks.py --deals 60 --seed 1 [--json]
+* ``alphamu``: the αμ search (``alphamu.py``, ``--depth`` of its own moves, the first
+  ``--worlds`` sampled deals, ``--alphamu-ms`` of time; the plain count where it finds none
+  made); with ``--same-worlds`` the expert's side is the plain count over those same few
+  deals, so that only strategy fusion tells the two apart;
+* ``margin``: each deal counted by a logistic of the card's margin over the need
+  (``expert.margin_credit``, ``--scale``, ``--shift`` points taken off the bidder's side);
+  ``margin-ties``: the margins only break ties in the deals made;
+* ``infer``: each deal weighed by how likely the auction is with its first four cards
+  (``ExpertBot._weight``, as ``inference=True``).
 
-The figures: forks, the rollouts each branch won, the forks where αμ's card did better or
-worse on average, and how often the αμ search ran out of time (then no fork: it would play
-the expert's card).
+Where the two cards differ, the real deal is forked: each card is played and the deal played
+out ``--rollouts`` times by the expert at all four seats (the same seeds for both branches),
+and each branch counts the rollouts in which the mover's side held its side of the contract
+(a void deal, trump never shown, counts half). The game goes on with the expert's card.
+
+    uv run python benchmarks/endgame_forks.py --method alphamu --deals 80 --seed 2 [--json]
+    uv run python benchmarks/endgame_forks.py --method margin --cards 8 --deals 40 --seed 2
+
+The figures: forks, the rollouts each branch won, the forks where the method's card did
+better or worse over its rollouts, and how often the αμ search ran out of time (then no
+fork: the expert-am variant would play the expert's card).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 from typing import Any
@@ -75,6 +87,12 @@ def both_choices(bot: ExpertBot, v: View, args: argparse.Namespace) -> tuple[Act
     )
     if found is None:
         return plain, None
+    if args.same_worlds:  # the plain count over the same few deals: fusion alone differs
+        counts = alphamu_values(
+            v.viewer or 0, [k[0] for k in few], [k[1] for k in few], 1, math.inf
+        )
+        assert counts is not None
+        plain = max(scored, key=lambda a: (counts.get(a, -1.0), wins[a], points[a], -_order(a)))
     return plain, max(scored, key=lambda a: (found.get(a, -1.0), wins[a], points[a], -_order(a)))
 
 
@@ -99,7 +117,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=60)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--preset", default="bhoos")
-    ap.add_argument("--method", choices=("alphamu", "margin", "margin-ties"), default="alphamu")
+    ap.add_argument(
+        "--method", choices=("alphamu", "margin", "margin-ties", "infer"), default="alphamu"
+    )
     ap.add_argument("--scale", type=float, default=1.0, help="the margin's scale, in points")
     ap.add_argument("--shift", type=float, default=0.0, help="the bidder side's margin lost")
     ap.add_argument("--cards", type=int, default=4)
@@ -109,6 +129,11 @@ def main() -> None:
     ap.add_argument("--budget-ms", type=float, default=220.0)
     ap.add_argument(
         "--alphamu-ms", type=float, default=0.0, help="the αμ search's own time (a study)"
+    )
+    ap.add_argument(
+        "--same-worlds",
+        action="store_true",
+        help="compare with the plain count over the αμ search's own sampled deals",
     )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -167,6 +192,7 @@ def main() -> None:
         "worlds": args.worlds,
         "rollouts": args.rollouts,
         "alphamu_ms": args.alphamu_ms,
+        "same_worlds": args.same_worlds,
         "decisions_checked": checked,
         "alphamu_out_of_time": timeouts,
         "forks": forks,

@@ -128,7 +128,15 @@ def test_margin_credit_prefers_deals_made_with_points_to_spare() -> None:
     made_once_spare = 1 / (1 + math.exp(-3.5)) + 1 / (1 + math.exp(0.5))
     assert math.isclose(credit[a], made_once_spare)
     assert math.isclose(credit[b], 2 / (1 + math.exp(-0.5)))
-    assert credit[b] > credit[a]  # two thin makes beat one safe make and one thin failure
+    # the plain count prefers b (2 deals made to 1); at scale 1 a safe make and a failure by
+    # a point outweigh two makes with nothing to spare; at scale 0.3 (nearly the plain count)
+    # they do not
+    assert credit[a] > credit[b]
+    sharp = margin_credit(kept, [a, b], 0.3)
+    assert sharp[b] > sharp[a]
     kept[1] = (st, 1.0, {a: 10, b: 10}, 10)
     credit = margin_credit(kept, [a, b], 1.0)
     assert credit[a] > credit[b]  # equal makes: the margin decides
+    # the bidder's side taken to lose 1.5 points in real play: b's thin makes count under half
+    shifted = margin_credit(kept, [a, b], 1.0, shift=1.5)
+    assert shifted[b] < 1.0 < shifted[a]

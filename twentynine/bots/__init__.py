@@ -321,14 +321,23 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # expert-am: the expert choosing its card by the αμ search while it holds 4 cards or fewer
     # (alphamu.py: its own next 2 cards one card for every sampled deal it cannot tell apart,
     # the others' cards chosen per deal; the first 32 sampled deals, the plain count to break
-    # ties and when the search runs out of time). The twentieth session; figures in
-    # docs/measurements.md.
+    # ties and when the search runs out of time). The twentieth session, by forked play-outs
+    # (benchmarks/endgame_forks.py --method alphamu --deals 80 --seed 2, one core): of 790
+    # decisions its card differed from the expert's in 3 (out of time in 173), play-outs won
+    # 0 to 4. Against the plain count over the same 24 sampled deals, with 5 cards or fewer
+    # and 3 s a search (--same-worlds, seeds 5 and 6), the cards differed in 3 of ~1,060
+    # decisions, play-outs 8 to 8: strategy fusion hardly ever changes the card late in 29.
+    # Kept as a variant, not the expert.
     "expert-am": lambda seed: _expert(seed, alphamu_from=4, alphamu_depth=2),
     # expert-margin: each sampled deal counts for a card by a logistic of the margin by which
     # the card makes (or beats) the contract in it, in points (scale 1), not 0 or 1: a deal
     # made with nothing to spare about 0.62, failed by a point 0.38 (the open-hand solver's
     # thin makes are often lost in real play). expert-margin-ties: the margins only break
-    # ties in the deals made. The twentieth session; figures in docs/measurements.md.
+    # ties in the deals made. The twentieth session, by forked play-outs (endgame_forks.py
+    # --method margin --cards 8 --deals 40, seeds 2 and 3, one core): 185 forks, play-outs
+    # won 371 to the expert's 388 (of 740); the margin shifted 1.5 points against the
+    # bidder's side (seed 2) 218 to 215; margin-ties (seed 2) 43 forks of 934 decisions,
+    # 97 to 94. None stronger: kept as variants.
     "expert-margin": lambda seed: _expert(seed, margin_scale=1.0),
     "expert-margin-ties": lambda seed: _expert(seed, margin_scale=1.0, margin_ties_only=True),
     # the name the measurements of issue 19 used for what is now the expert
