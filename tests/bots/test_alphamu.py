@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
+
+from twentynine.bots import expert as expert_module
 from twentynine.bots import make_bot
 from twentynine.bots.alphamu import AlphaMu, side_makes
 from twentynine.bots.expert import ExpertBot, margin_credit
@@ -140,3 +143,39 @@ def test_margin_credit_prefers_deals_made_with_points_to_spare() -> None:
     # the bidder's side taken to lose 1.5 points in real play: b's thin makes count under half
     shifted = margin_credit(kept, [a, b], 1.0, shift=1.5)
     assert shifted[b] < 1.0 < shifted[a]
+
+
+def test_expert_margin_counts_deals_by_their_margins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``margin_scale`` the card is the one ``margin_credit`` rates highest, whatever
+    the plain count says; without it the margins play no part."""
+    st = late_position(4)
+    assert st is not None
+    v = view(st, st.turn)
+    plain = ExpertBot(1, worlds=6, calls="rules", inference=False).choose(v)
+    other = next(a for a in v.legal if a != plain and a.act is Act.PLAY)
+
+    def rigged(kept: object, actions: list[Action], *_: object) -> dict[Action, float]:
+        return {a: 1.0 if a == other else 0.0 for a in actions}
+
+    monkeypatch.setattr(expert_module, "margin_credit", rigged)
+    assert ExpertBot(1, worlds=6, calls="rules", inference=False).choose(v) == plain
+    margin = ExpertBot(1, worlds=6, calls="rules", inference=False, margin_scale=1.0)
+    assert margin.choose(v) == other
+
+
+def test_expert_infer_weighs_the_play_by_the_auction(monkeypatch: pytest.MonkeyPatch) -> None:
+    st = late_position(4, cards=6)
+    assert st is not None
+    v = view(st, st.turn)
+    weighed: list[int] = []
+    real = ExpertBot._weight
+
+    def counting(world: RoundState, view_: object) -> float:
+        weighed.append(1)
+        return real(world, view_)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ExpertBot, "_weight", staticmethod(counting))
+    make_bot("expert", 1).choose(v)
+    assert not weighed
+    make_bot("expert-infer", 1).choose(v)
+    assert weighed

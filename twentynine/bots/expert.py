@@ -38,6 +38,14 @@ bid. Neither measured significantly stronger so far (see ``bots/__init__.py``).
 ``contest_weights=w``: in a contest (``intermediate.contest_role``) it bids on exactly when
 ``evaluate.contest_gain`` with the weights ``w`` (fitted on solved deals) is positive.
 
+``alphamu_from=n``: while it holds ``n`` cards or fewer, the card is chosen by the αμ search
+over the first ``alphamu_worlds`` sampled deals (``alphamu.py``: its own next
+``alphamu_depth`` cards one card for all the deals it cannot tell apart), the plain count
+breaking ties and standing in when the search runs out of time. ``margin_scale=s``: each
+sampled deal counts for an action by a logistic of its margin over the need
+(``margin_credit``), ``margin_ties_only`` for ties alone, ``margin_shift`` points of margin
+taken off the bidder's side. None measured stronger (see ``bots/__init__.py``).
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. None of
 these three measured stronger (see ``bots/__init__.py``).
