@@ -348,9 +348,10 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # by forked play-outs (benchmarks/endgame_forks.py --method infer --cards 8 --deals 40,
     # seeds 2-6, one core), 425 forks, play-outs won 918.5 to the expert's 915.5 of 1,700
     # (forks better 49, worse 45): even. Against bikaldev (peers.py --deals 100 --seeds 1
-    # --level expert-infer, ours on core 1, the peer on core 0): 102 of 199 decided games
-    # (51.3%, CI 44.4-58.1%; the expert on seed 1 earlier: 98-108), 0 illegal answers, 0
-    # HTTP errors, 0 deals over time. Kept as a variant, not the expert.
+    # 2 --level expert-infer, one seed a run, ours on core 1, the peer on core 0): seed 1 102
+    # of 199 decided games, seed 2 113 of 197; together 215 of 396 (54.3%, CI 49.4-59.1%;
+    # the expert's runs 53.7-57.6%), 0 illegal answers, 0 HTTP errors, 0 deals over time.
+    # Kept as a variant, not the expert.
     "expert-infer": lambda seed: _expert(seed, inference=True),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
