@@ -38,6 +38,14 @@ bid. Neither measured significantly stronger so far (see ``bots/__init__.py``).
 ``contest_weights=w``: in a contest (``intermediate.contest_role``) it bids on exactly when
 ``evaluate.contest_gain`` with the weights ``w`` (fitted on solved deals) is positive.
 
+``alphamu_from=n``: while it holds ``n`` cards or fewer, the card is chosen by the αμ search
+over the first ``alphamu_worlds`` sampled deals (``alphamu.py``: its own next
+``alphamu_depth`` cards one card for all the deals it cannot tell apart), the plain count
+breaking ties and standing in when the search runs out of time. ``margin_scale=s``: each
+sampled deal counts for an action by a logistic of its margin over the need
+(``margin_credit``), ``margin_ties_only`` for ties alone, ``margin_shift`` points of margin
+taken off the bidder's side. None measured stronger (see ``bots/__init__.py``).
+
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. None of
 these three measured stronger (see ``bots/__init__.py``).
@@ -52,6 +60,7 @@ import time
 from ..engine.actions import Act, Action
 from ..engine.state import Phase, RoundState
 from ..engine.views import View
+from .alphamu import alphamu_values
 from .calls import MIN_SAMPLES as MIN_CALL_SAMPLES
 from .calls import (
     CallSearch,
@@ -93,6 +102,12 @@ class ExpertBot(IntermediateBot):
         read_bids: bool = False,
         tests_from: int = 0,
         void_chance: float = 0.0,
+        alphamu_from: int = 0,
+        alphamu_depth: int = 2,
+        alphamu_worlds: int = 32,
+        margin_scale: float = 0.0,
+        margin_ties_only: bool = False,
+        margin_shift: float = 0.0,
         challenge_odds: float | None = None,
         contest_odds: float | None = None,
         yield_to_partner: bool = False,
@@ -151,8 +166,27 @@ class ExpertBot(IntermediateBot):
         #: likely it is taken to end void if this seat, void in the suit led, plays a card
         #: instead of asking for trump (0: the void rule plays no part, as before)
         self.void_chance = void_chance
+        #: with at most this many cards in hand (0: never), the card is chosen by the αμ search
+        #: over the sampled deals (``alphamu.py``): its own next ``alphamu_depth`` cards the
+        #: same in every deal it cannot tell apart, not each deal's best
+        self.alphamu_from = alphamu_from
+        self.alphamu_depth = alphamu_depth
+        #: the αμ search takes the first this many sampled deals (its cost grows fast with them)
+        self.alphamu_worlds = alphamu_worlds
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
+        #: > 0: a sampled deal counts for a card by a logistic of its margin over what the side
+        #: needs (solved points minus the need, in units of this many points), not 0 or 1: the
+        #: open-hand solver's thin margins are often lost in real play
+        self.margin_scale = margin_scale
+        #: points the margin is taken to lose in real play for the bidder's side (and gain for
+        #: the other): the open-hand solver flatters the bidder (``calls.DD_BIAS``)
+        self.margin_shift = margin_shift
+        #: the margins only break ties in the deals made (then points), not replace them
+        self.margin_ties_only = margin_ties_only
+        #: decisions taken by the αμ search, and those it ran out of time for
+        self.alphamu_used = 0
+        self.alphamu_late = 0
         #: points a searched contract must make beyond its target in a solved sample to count
         #: (``calls.DD_BIAS``: the open-hand solver flatters the bidder)
         self._calls = CallSearch(random.Random(None if seed is None else seed + 1), bias=dd_bias)
@@ -196,7 +230,12 @@ class ExpertBot(IntermediateBot):
 
     # -- the play ------------------------------------------------------------------------------
     def _search(self, view: View) -> Action | None:
-        tally = self._weighed(view)
+        start = time.perf_counter()
+        seat = view.viewer
+        assert seat is not None
+        late = 0 < len(view.hands[seat] or ()) <= self.alphamu_from
+        kept: list[Sampled] | None = [] if late or self.margin_scale > 0 else None
+        tally = self._weighed(view, kept, share=0.4 if late else 0.8)
         if tally is None:
             return None
         wins, points, total = tally
@@ -208,6 +247,27 @@ class ExpertBot(IntermediateBot):
             choice = reveal_or_not(scored, wins, points, total, self.void_chance)
             if choice is not None:
                 return choice
+        if kept and self.margin_scale > 0:
+            bidders = view.bidder is not None and seat & 1 == view.bidder & 1
+            shift = self.margin_shift if bidders else -self.margin_shift
+            soft = margin_credit(kept, scored, self.margin_scale, shift)
+            if self.margin_ties_only:
+                return max(scored, key=lambda a: (wins[a], soft[a], points[a], -_order(a)))
+            return max(scored, key=lambda a: (soft[a], wins[a], points[a], -_order(a)))
+        if late and kept and len(scored) > 1 and max(wins[a] for a in scored) > 0:
+            deadline = start + self.budget_ms / 1000 * 0.8 if not self.fixed_worlds else math.inf
+            few = kept[: self.alphamu_worlds]
+            found = alphamu_values(
+                seat, [k[0] for k in few], [k[1] for k in few], self.alphamu_depth, deadline
+            )
+            if found is not None:
+                self.alphamu_used += 1
+                # its counts first, then the plain search's (wins, points) among equals
+                return max(
+                    scored,
+                    key=lambda a: (found.get(a, -1.0), wins[a], points[a], -_order(a)),
+                )
+            self.alphamu_late += 1
         return max(scored, key=lambda a: (wins[a], points[a], -_order(a)))
 
     def _tally(self, view: View) -> tuple[dict[Action, float], dict[Action, float]] | None:
@@ -217,11 +277,18 @@ class ExpertBot(IntermediateBot):
         tally = self._weighed(view)
         return None if tally is None else tally[:2]
 
-    def _weighed(self, view: View) -> tuple[dict[Action, float], dict[Action, float], float] | None:
-        """``_tally``'s two sums and the sampled deals' total weight."""
+    def _weighed(
+        self,
+        view: View,
+        kept: list[Sampled] | None = None,
+        share: float = 0.8,
+    ) -> tuple[dict[Action, float], dict[Action, float], float] | None:
+        """``_tally``'s two sums and the sampled deals' total weight; each sampled deal, its
+        weight, its actions' values and the need appended to ``kept`` when given. It stops
+        sampling at ``share`` of the budget."""
         seat = view.viewer
         assert seat is not None
-        deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
+        deadline = time.perf_counter() + self.budget_ms / 1000 * share
         knowledge = Knowledge.from_view(view)
         observed = (
             Observations.from_view(view, *self.play_penalties) if self.play_inference else None
@@ -251,6 +318,8 @@ class ExpertBot(IntermediateBot):
             if observed is not None:
                 w *= observed.weight(world)
             total += w
+            if kept is not None:
+                kept.append((world, w, values, need))
             for action, value in values.items():
                 wins[action] = wins.get(action, 0.0) + (w if value >= need else 0.0)
                 points[action] = points.get(action, 0.0) + w * value
@@ -285,6 +354,27 @@ class ExpertBot(IntermediateBot):
         if seat & 1 == bidders:
             return world.target - taken[bidders], left
         return taken[bidders] + left - world.target + 1, left
+
+
+#: a sampled deal as the play's search keeps it: the deal, its weight, each action's solved
+#: value and the points the mover's side needs from here
+Sampled = tuple[RoundState, float, dict[Action, int], int]
+
+
+def margin_credit(
+    kept: list[Sampled], actions: list[Action], scale: float, shift: float = 0.0
+) -> dict[Action, float]:
+    """{action: the weight of the sampled deals it makes, each counted by a logistic of its
+    margin, 1 / (1 + exp(-(value - need + 0.5 - shift) / scale)): with no shift a deal made
+    with points to spare nearly 1, made with none 0.5 + a little, failed by a point a little
+    under 0.5}."""
+    out = dict.fromkeys(actions, 0.0)
+    for _, w, values, need in kept:
+        for a in actions:
+            v = values.get(a)
+            if v is not None:
+                out[a] += w / (1.0 + math.exp(-(v - need + 0.5 - shift) / scale))
+    return out
 
 
 def reveal_or_not(
