@@ -13,7 +13,7 @@ from .intermediate import IntermediateBot
 from .random_bot import RandomBot
 
 
-def _expert(seed: int | None, **changes: object) -> ExpertBot:
+def expert_bot(seed: int | None, **changes: object) -> ExpertBot:
     """The ``expert`` level's bot, with ``changes`` to its settings (for the variants)."""
     settings: dict[str, object] = {
         "calls": "rules",
@@ -66,7 +66,7 @@ LEVELS: dict[str, Callable[[int | None], Bot]] = {
     # expert on the same deals the same day (--level expert-w96) won 104 of 198 and 113 of
     # 197 (217 of 395, 54.9%), and of the 22 rounds whose calls differed the new one won 3
     # the old lost and lost 3 the old won: against this peer the change is even so far.
-    "expert": _expert,
+    "expert": expert_bot,
 }
 
 
@@ -233,8 +233,8 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 39.1-51.4%; its contracts 12 of 38 made, the expert's 110 of 210), ch35 104 of 232 on 116
     # decks (44.8%, CI 38.6-51.3%; 75 of 168 against 35 of 64): the expert's 0.45 is about
     # right.
-    "expert-ch65": lambda seed: _expert(seed, challenge_odds=0.65),
-    "expert-ch35": lambda seed: _expert(seed, challenge_odds=0.35),
+    "expert-ch65": lambda seed: expert_bot(seed, challenge_odds=0.65),
+    "expert-ch35": lambda seed: expert_bot(seed, challenge_odds=0.35),
     # expert-challenge bids 17 over an opponent's forced opening when that wins the deal more
     # often than letting the 16 stand (evaluate.forced_challenge_gain: two logistic models in
     # its four cards' features, fitted on the same solved deals): Jacks and Nines beat the 16
@@ -247,7 +247,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # of 238, S = 3: 121 of 239, S = 4: 121 of 254; together 475 of 961 (49.4%, CI
     # 46.3-52.6%), contracts made 267 of 493 against 260 of 468: even. Kept as a variant,
     # not the expert.
-    "expert-challenge": lambda seed: _expert(seed, challenge_by_gain=True),
+    "expert-challenge": lambda seed: expert_bot(seed, challenge_by_gain=True),
     # expert-contest: against a bid of the other side that the rules did not force (a
     # challenge of our forced opening, a holder matching our challenge, ...), it bids on only
     # with a chance 0.6 of making its bid (the expert: 0.45; expert-contest70: 0.7). The
@@ -275,8 +275,8 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 0 HTTP errors, 0 deals over time (least 141.1 ms left). Over both seeds it won 28 of the
     # 48 rounds where its calls differ from the expert's (the expert's there unknown on seed
     # 2); the peer's contracts after our real bid made 11 of 32. Against this peer: even so far.
-    "expert-contest": lambda seed: _expert(seed, contest_odds=0.6),
-    "expert-contest70": lambda seed: _expert(seed, contest_odds=0.7),
+    "expert-contest": lambda seed: expert_bot(seed, contest_odds=0.6),
+    "expert-contest70": lambda seed: expert_bot(seed, contest_odds=0.7),
     # expert-yield: a holder whose partner challenges it (the bhoos preset's forced opener
     # whose partner takes the contract over at 17) passes unless its own hand supports 3 more
     # than the bid, as the expert's challenger already does when its partner holds; the
@@ -287,7 +287,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 22 of 300 decks, 22 of 44 decided games there, contracts 14/22 each: even. On the 200
     # recorded rounds of the expert against bikaldev (seed 1) it would have called otherwise
     # in 14, of which the expert won 11. Not run against bikaldev.
-    "expert-yield": lambda seed: _expert(seed, yield_to_partner=True),
+    "expert-yield": lambda seed: expert_bot(seed, yield_to_partner=True),
     # expert-gain: in a contest (intermediate.contest_role: the other side has made a real
     # bid and this seat may bid on or pass, as challenger or as holder answering a
     # challenge) it bids on exactly when the fitted gain in deals won is positive
@@ -316,8 +316,8 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # answers p50 105 ms, p95 246 ms; its contracts after the other side bid made 57 of 77,
     # its first hand's forced 16 left standing 53 of 105 (still the leak). Even so far
     # against this peer; kept as a variant, not the expert.
-    "expert-gain": lambda seed: _expert(seed, contest_weights=CONTEST_GAIN_1),
-    "expert-gain2": lambda seed: _expert(seed, contest_weights=CONTEST_GAIN_2),
+    "expert-gain": lambda seed: expert_bot(seed, contest_weights=CONTEST_GAIN_1),
+    "expert-gain2": lambda seed: expert_bot(seed, contest_weights=CONTEST_GAIN_2),
     # expert-am: the expert choosing its card by the αμ search while it holds 4 cards or fewer
     # (alphamu.py: its own next 2 cards one card for every sampled deal it cannot tell apart,
     # the others' cards chosen per deal; the first 32 sampled deals, the plain count to break
@@ -328,7 +328,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # and 3 s a search (--same-worlds, seeds 5 and 6), the cards differed in 3 of ~1,060
     # decisions, play-outs 8 to 8: strategy fusion hardly ever changes the card late in 29.
     # Kept as a variant, not the expert.
-    "expert-am": lambda seed: _expert(seed, alphamu_from=4, alphamu_depth=2),
+    "expert-am": lambda seed: expert_bot(seed, alphamu_from=4, alphamu_depth=2),
     # expert-margin: each sampled deal counts for a card by a logistic of the margin by which
     # the card makes (or beats) the contract in it, in points (scale 1), not 0 or 1: a deal
     # made with nothing to spare about 0.62, failed by a point 0.38 (the open-hand solver's
@@ -339,8 +339,8 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # bidder's side (seed 2) 218 to 215; margin-ties (seeds 2, 3) 90 forks of 1,860
     # decisions, 196 to 193 (with 4 cards or fewer, seed 7: 27 of 582, 72 to 72). None
     # stronger: kept as variants.
-    "expert-margin": lambda seed: _expert(seed, margin_scale=1.0),
-    "expert-margin-ties": lambda seed: _expert(seed, margin_scale=1.0, margin_ties_only=True),
+    "expert-margin": lambda seed: expert_bot(seed, margin_scale=1.0),
+    "expert-margin-ties": lambda seed: expert_bot(seed, margin_scale=1.0, margin_ties_only=True),
     # expert-infer: the expert (its calls by the rules, up to 96 sampled deals, a partner's
     # forced opening read as saying nothing) with the play's sampled deals weighed by how
     # likely the auction heard is with each one's first four cards (calls.call_weight, as
@@ -352,7 +352,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # of 199 decided games, seed 2 113 of 197; together 215 of 396 (54.3%, CI 49.4-59.1%;
     # the expert's runs 53.7-57.6%), 0 illegal answers, 0 HTTP errors, 0 deals over time.
     # Kept as a variant, not the expert.
-    "expert-infer": lambda seed: _expert(seed, inference=True),
+    "expert-infer": lambda seed: expert_bot(seed, inference=True),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }
@@ -367,4 +367,4 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["LEVELS", "VARIANTS", "Bot", "RandomBot", "make_bot"]
+__all__ = ["LEVELS", "VARIANTS", "Bot", "RandomBot", "expert_bot", "make_bot"]

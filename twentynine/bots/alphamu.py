@@ -92,15 +92,14 @@ class AlphaMu:
 
     def root(self, depth: int) -> dict[Action, float]:
         """{action of the expert: the weight of the deals its best continuation wins in}."""
+        if self.worlds[0].turn != self.seat:
+            raise ValueError("the expert must be the seat to move")
         group = list(enumerate(self.worlds))
-        st0 = self.worlds[0]
         out: dict[Action, float] = {}
         for action in self._own_actions(group):
             children = [(i, apply(st, action)[0]) for i, st in group]
             front = self._cells(children, depth - 1)
             out[action] = max((self.weight(s) for s in front), default=0.0)
-        if st0.turn != self.seat:
-            raise ValueError("the expert must be the seat to move")
         return out
 
     def _own_actions(self, group: list[tuple[int, RoundState]]) -> list[Action]:

@@ -248,12 +248,15 @@ class ExpertBot(IntermediateBot):
             if choice is not None:
                 return choice
         if kept and self.margin_scale > 0:
-            bidders = view.bidder is not None and seat & 1 == view.bidder & 1
-            shift = self.margin_shift if bidders else -self.margin_shift
-            soft = margin_credit(kept, scored, self.margin_scale, shift)
-            if self.margin_ties_only:
-                return max(scored, key=lambda a: (wins[a], soft[a], points[a], -_order(a)))
-            return max(scored, key=lambda a: (soft[a], wins[a], points[a], -_order(a)))
+            return margin_choice(
+                view,
+                kept,
+                scored,
+                (wins, points),
+                self.margin_scale,
+                self.margin_shift,
+                self.margin_ties_only,
+            )
         if late and kept and len(scored) > 1 and max(wins[a] for a in scored) > 0:
             deadline = start + self.budget_ms / 1000 * 0.8 if not self.fixed_worlds else math.inf
             few = kept[: self.alphamu_worlds]
@@ -262,13 +265,9 @@ class ExpertBot(IntermediateBot):
             )
             if found is not None:
                 self.alphamu_used += 1
-                # its counts first, then the plain search's (wins, points) among equals
-                return max(
-                    scored,
-                    key=lambda a: (found.get(a, -1.0), wins[a], points[a], -_order(a)),
-                )
+                return counted_choice(found, scored, (wins, points))
             self.alphamu_late += 1
-        return max(scored, key=lambda a: (wins[a], points[a], -_order(a)))
+        return plain_choice(scored, (wins, points))
 
     def _tally(self, view: View) -> tuple[dict[Action, float], dict[Action, float]] | None:
         """Over sampled deals, for each action: the weight of the deals where it makes (or
@@ -359,6 +358,44 @@ class ExpertBot(IntermediateBot):
 #: a sampled deal as the play's search keeps it: the deal, its weight, each action's solved
 #: value and the points the mover's side needs from here
 Sampled = tuple[RoundState, float, dict[Action, int], int]
+
+
+#: the plain search's two sums: {action: weight of the sampled deals it makes}, {action: the
+#: weighed sum of its solved points}
+Tally = tuple[dict[Action, float], dict[Action, float]]
+
+
+def plain_choice(scored: list[Action], tally: Tally) -> Action:
+    """The expert's card: the most sampled deals made, then the most points, then the cheaper."""
+    wins, points = tally
+    return max(scored, key=lambda a: (wins[a], points[a], -_order(a)))
+
+
+def counted_choice(counts: dict[Action, float], scored: list[Action], tally: Tally) -> Action:
+    """The card by another method's ``counts`` (an action it did not count last), the plain
+    search's choice among equals."""
+    wins, points = tally
+    return max(scored, key=lambda a: (counts.get(a, -1.0), wins[a], points[a], -_order(a)))
+
+
+def margin_choice(
+    view: View,
+    kept: list[Sampled],
+    scored: list[Action],
+    tally: Tally,
+    scale: float,
+    shift: float,
+    ties_only: bool,
+) -> Action:
+    """The card by ``margin_credit`` (``shift`` points of margin taken off the bidder's side,
+    given to the other), or with ``ties_only`` the margins only between equal counts."""
+    wins, points = tally
+    seat = view.viewer
+    bidders = view.bidder is not None and seat is not None and seat & 1 == view.bidder & 1
+    soft = margin_credit(kept, scored, scale, shift if bidders else -shift)
+    if ties_only:
+        return max(scored, key=lambda a: (wins[a], soft[a], points[a], -_order(a)))
+    return max(scored, key=lambda a: (soft[a], wins[a], points[a], -_order(a)))
 
 
 def margin_credit(
