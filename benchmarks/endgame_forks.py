@@ -38,8 +38,15 @@ import time
 from typing import Any
 
 from twentynine.arena import wilson_interval
+from twentynine.bots import expert_bot
 from twentynine.bots.alphamu import alphamu_values
-from twentynine.bots.expert import ExpertBot, Sampled, _order, margin_credit
+from twentynine.bots.expert import (
+    ExpertBot,
+    Sampled,
+    counted_choice,
+    margin_choice,
+    plain_choice,
+)
 from twentynine.bots.solver import warm_up
 from twentynine.engine.actions import Act, Action
 from twentynine.engine.round import apply, start_round, to_act
@@ -47,17 +54,6 @@ from twentynine.engine.rules import preset
 from twentynine.engine.shuffle import uniform_deck
 from twentynine.engine.state import Phase, RoundState
 from twentynine.engine.views import View, view
-
-
-def expert(seed: int, budget_ms: float) -> ExpertBot:
-    return ExpertBot(
-        seed,
-        budget_ms=budget_ms,
-        calls="rules",
-        inference=False,
-        max_worlds=96,
-        read_forced_opening=True,
-    )
 
 
 def both_choices(bot: ExpertBot, v: View, args: argparse.Namespace) -> tuple[Action, Action | None]:
@@ -70,14 +66,18 @@ def both_choices(bot: ExpertBot, v: View, args: argparse.Namespace) -> tuple[Act
     wins, points, _ = tally
     legal = set(v.legal)
     scored = [a for a in wins if a in legal]
-    plain = max(scored, key=lambda a: (wins[a], points[a], -_order(a)))
+    plain = plain_choice(scored, (wins, points))
+    if args.method == "infer":  # the same deals, each weighed by the auction heard
+        weighed = [
+            (world, w * ExpertBot._weight(world, v), values, need)
+            for world, w, values, need in kept
+        ]
+        return plain, plain_choice(scored, sums(weighed))
     if not alphamu:
-        seat = v.viewer or 0
-        shift = args.shift if v.bidder is not None and seat & 1 == v.bidder & 1 else -args.shift
-        soft = margin_credit(kept, scored, args.scale, shift)
-        if args.method == "margin-ties":
-            return plain, max(scored, key=lambda a: (wins[a], soft[a], points[a], -_order(a)))
-        return plain, max(scored, key=lambda a: (soft[a], wins[a], points[a], -_order(a)))
+        ties_only = args.method == "margin-ties"
+        return plain, margin_choice(
+            v, kept, scored, (wins, points), args.scale, args.shift, ties_only
+        )
     if max(wins[a] for a in scored) <= 0:
         return plain, plain
     few = kept[: args.worlds]
@@ -92,12 +92,24 @@ def both_choices(bot: ExpertBot, v: View, args: argparse.Namespace) -> tuple[Act
             v.viewer or 0, [k[0] for k in few], [k[1] for k in few], 1, math.inf
         )
         assert counts is not None
-        plain = max(scored, key=lambda a: (counts.get(a, -1.0), wins[a], points[a], -_order(a)))
-    return plain, max(scored, key=lambda a: (found.get(a, -1.0), wins[a], points[a], -_order(a)))
+        plain = counted_choice(counts, scored, (wins, points))
+    return plain, counted_choice(found, scored, (wins, points))
+
+
+def sums(kept: list[Sampled]) -> tuple[dict[Action, float], dict[Action, float]]:
+    """The plain search's two sums over ``kept``: the weight of the deals each action makes,
+    and its weighed points."""
+    wins: dict[Action, float] = {}
+    points: dict[Action, float] = {}
+    for _, w, values, need in kept:
+        for action, value in values.items():
+            wins[action] = wins.get(action, 0.0) + (w if value >= need else 0.0)
+            points[action] = points.get(action, 0.0) + w * value
+    return wins, points
 
 
 def play_out(st: RoundState, seed: int, budget_ms: float) -> RoundState:
-    bots = [expert(seed * 4 + s, budget_ms) for s in range(4)]
+    bots = [expert_bot(seed * 4 + s, budget_ms=budget_ms) for s in range(4)]
     while not st.is_over:
         seat = to_act(st)[0]
         st, _ = apply(st, bots[seat].choose(view(st, seat)))
@@ -141,11 +153,13 @@ def main() -> None:
     rules = preset(args.preset)
     rng = random.Random(args.seed)
     checked = timeouts = forks = better = worse = 0
-    won = {"alphamu": 0.0, "expert": 0.0}
+    won = {"method": 0.0, "expert": 0.0}
     start = time.perf_counter()
     for i in range(args.deals):
         st, _ = start_round(rules, i % 4, uniform_deck(rng))
-        bots = [expert(args.seed * 1000 + i * 4 + s, args.budget_ms) for s in range(4)]
+        bots = [
+            expert_bot(args.seed * 1000 + i * 4 + s, budget_ms=args.budget_ms) for s in range(4)
+        ]
         while not st.is_over:
             seat = to_act(st)[0]
             v = view(st, seat)
@@ -164,7 +178,7 @@ def main() -> None:
                 elif other != plain:
                     forks += 1
                     score = {}
-                    for name, action in (("alphamu", other), ("expert", plain)):
+                    for name, action in (("method", other), ("expert", plain)):
                         branch, _ = apply(st, action)
                         score[name] = sum(
                             side_result(
@@ -174,8 +188,8 @@ def main() -> None:
                             for r in range(args.rollouts)
                         )
                         won[name] += score[name]
-                    better += score["alphamu"] > score["expert"]
-                    worse += score["alphamu"] < score["expert"]
+                    better += score["method"] > score["expert"]
+                    worse += score["method"] < score["expert"]
                 st, _ = apply(st, plain)
                 continue
             st, _ = apply(st, bots[seat].choose(v))
@@ -196,7 +210,7 @@ def main() -> None:
         "decisions_checked": checked,
         "alphamu_out_of_time": timeouts,
         "forks": forks,
-        "rollouts_won_alphamu": won["alphamu"],
+        "rollouts_won_method": won["method"],
         "rollouts_won_expert": won["expert"],
         "forks_better": better,
         "forks_worse": worse,
