@@ -346,8 +346,8 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # likely the auction heard is with each one's first four cards (calls.call_weight, as
     # expert-rules-infer, which lacks the expert's later settings). The twentieth session:
     # by forked play-outs (benchmarks/endgame_forks.py --method infer --cards 8 --deals 40,
-    # seeds 2-6, one core), 425 forks, play-outs won 918.5 to the expert's 915.5 of 1,700
-    # (forks better 49, worse 45): even. Against bikaldev (peers.py --deals 100 --seeds 1
+    # seeds 2-6, one core), 185 forks, play-outs won 387.5 to the expert's 383 of 740
+    # (forks better 20, worse 19): even. Against bikaldev (peers.py --deals 100 --seeds 1
     # 2 --level expert-infer, one seed a run, ours on core 1, the peer on core 0): seed 1 102
     # of 199 decided games, seed 2 113 of 197; together 215 of 396 (54.3%, CI 49.4-59.1%;
     # the expert's runs 53.7-57.6%), 0 illegal answers, 0 HTTP errors, 0 deals over time.
