@@ -12,7 +12,7 @@ over, the table closed …) and whose turn it is, so a deal's hundred changes co
 What it sends goes out from tasks of its own: the table's queue never waits for it.
 
 Who hears of a table: its seated people; for a hosted game also the host's friends (they may
-watch it); for a public table the pages that show the lobby (they say so on the socket)."""
+watch it); for a public table also the pages that show the lobby (they say so on the socket)."""
 
 from __future__ import annotations
 
@@ -120,11 +120,10 @@ class TableNotices:
         self._spawn(self._tell_changed(info, seated, message))
 
     async def _tell_changed(self, info: Any, seated: list[int], message: Message) -> None:
+        people = set(seated)  # their Join and History tabs list the game
         if info.kind == "public":  # the open lobbies (not every page: there may be thousands)
             await self.live.to_watchers("lobby", message)
-            return
-        people = set(seated)
-        if info.kind == "hosted" and info.host_id is not None:
+        elif info.kind == "hosted" and info.host_id is not None:
             people |= await self.live.presence.friends_of(info.host_id)
             people.add(info.host_id)
         await self.live.send(people, message)
