@@ -1,0 +1,50 @@
+"""The live channel's notices as a person sees them: a friend request's notice (and its Open
+link) must be legible, dark on light or light on dark, wherever the page shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..server.conftest import LiveServer
+from .conftest import Browser, sign_in_ui
+from .test_live import api, email
+
+# the WCAG contrast ratio between an element's text and the first opaque background behind it
+CONTRAST = """(el) => {
+  const rgba = (c) => { const m = c.match(/[\\d.]+/g).map(Number);
+    return c.startsWith('color(srgb') ? [m[0] * 255, m[1] * 255, m[2] * 255, m[3] ?? 1]
+      : [m[0], m[1], m[2], m[3] ?? 1]; };
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  let back = null;
+  for (let e = el; e && !back; e = e.parentElement) {
+    const c = rgba(getComputedStyle(e).backgroundColor);
+    if (c[3] >= 0.99) back = c;
+  }
+  back = back || [255, 255, 255, 1];
+  const [a, b] = [lum(rgba(getComputedStyle(el).color)), lum(back)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+async def contrast(locator: Any) -> float:
+    return float(await locator.evaluate(CONTRAST))
+
+
+async def test_a_notice_and_its_open_link_are_legible(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    a = await chromium.page(web_live.url)
+    b = await chromium.page(web_live.url)
+    await sign_in_ui(a, web_live, email("Hana"), "Hana")
+    await sign_in_ui(b, web_live, email("Ana"), "Ana")
+    await b.goto("/#/dashboard/friends")
+    await b.get_by_role("heading", name="Requests to you").wait_for()
+    await b.wait_for_timeout(300)  # (the live socket opens)
+    await api(a, "POST", "/api/friends/requests", {"email": email("Ana")})
+    notice = b.locator(".toast.notice", has_text="Hana asked to be your friend").last
+    await notice.wait_for()
+    assert await contrast(notice.locator("span")) >= 4.5
+    assert await contrast(notice.get_by_role("link", name="Open")) >= 4.5
+    chromium.assert_clean()
