@@ -48,3 +48,25 @@ async def test_a_notice_and_its_open_link_are_legible(
     assert await contrast(notice.locator("span")) >= 4.5
     assert await contrast(notice.get_by_role("link", name="Open")) >= 4.5
     chromium.assert_clean()
+
+
+async def test_your_turn_names_the_table_in_the_pages_language(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    """The server stores an unnamed table as "<host>'s table", in English: a notice names it as
+    the lists do, in the page's language ("Table against bots" for a solo table)."""
+    a = await chromium.page(web_live.url)
+    await sign_in_ui(a, web_live, email("Hana"), "Hana")
+    await a.evaluate("import('/static/js/i18n.js').then((m) => m.setLanguage('bn'))")
+    solo = await api(
+        a,
+        "POST",
+        "/api/tables",
+        {"kind": "solo", "seats": ["me", "bot:random", "bot:random", "bot:random"]},
+    )
+    await a.goto("/#/dashboard/history")
+    notice = a.locator(".toast.notice", has_text="বটদের সঙ্গে টেবিল-এ আপনার পালা").last
+    await notice.wait_for(timeout=5000)
+    assert await notice.get_by_role("link").get_attribute("href") == f"#/table/{solo['id']}"
+    assert await a.locator(".toast.notice", has_text="Hana's table").count() == 0
+    chromium.assert_clean()

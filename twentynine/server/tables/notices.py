@@ -39,15 +39,12 @@ class TableNotices:
         """A table was made (a hosted game: its players are invited)."""
         info = runtime.info
         if info.kind == "hosted":
-            host = next((s for s in runtime.seats if s.user_id == info.host_id), None)
             invite = {
                 "type": "table_invite",
                 "table_id": info.id,
-                "name": info.name,
-                "kind": info.kind,
+                **_naming(runtime),
                 "rules": info.rules_spec.to_json(),
                 "host_id": info.host_id,
-                "host_name": host.name if host is not None else "",
             }
             invited = [s.user_id for s in runtime.seats if s.user_id not in (None, info.host_id)]
             self.live.post(invited, invite)
@@ -98,10 +95,8 @@ class TableNotices:
         if await runtime.fanout.connected(runtime.info.id, seat_no):
             return  # the table's page is open on another process
         info = runtime.info
-        await self.live.send(
-            [user_id],
-            {"type": "your_turn", "table_id": info.id, "name": info.name, "seat": seat_no},
-        )
+        message = {"type": "your_turn", "table_id": info.id, **_naming(runtime), "seat": seat_no}
+        await self.live.send([user_id], message)
 
     # -- table_changed -------------------------------------------------------------------------
     def _changed(self, runtime: Any, change: str) -> None:
@@ -137,6 +132,19 @@ class TableNotices:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("table notice failed: %s", task.exception())
+
+
+def _naming(runtime: Any) -> Message:
+    """What a page needs to name the table in its own language: its ``name`` (stored in English,
+    "<host>'s table", when its host gave none), ``kind``, whether ``rated``, and the host's name."""
+    info = runtime.info
+    host = next((s for s in runtime.seats if s.user_id == info.host_id), None)
+    return {
+        "name": info.name,
+        "kind": info.kind,
+        "rated": bool(info.rated),
+        "host_name": host.name if host is not None else "",
+    }
 
 
 def _whose_turn(rnd: Any) -> tuple[int, ...]:

@@ -13,6 +13,7 @@ import { h } from './dom.js';
 import { onLanguage, t } from './i18n.js';
 import { onRoute, pageHandle } from './router.js';
 import { loadSession, onSession, session } from './session.js';
+import { noticeTableName } from './tables.js';
 
 const FATAL = new Set([4401, 4403]);
 const PING_MS = 25000;
@@ -156,11 +157,11 @@ function take(message) {
       break;
     case 'your_turn':
       if (!lookingAt(message.table_id)) {
-        notice(t('notice_your_turn', { name: message.name }), message.table_id);
+        notice(t('notice_your_turn', { name: noticeTableName(message) }), message.table_id);
       }
       break;
     case 'table_invite':
-      notice(t('notice_invite', { host: message.host_name, name: message.name }),
+      notice(t('notice_invite', { host: message.host_name, name: noticeTableName(message) }),
         message.table_id);
       waitsOneMore('join'); // at once; the count that follows is the server's
       break;
