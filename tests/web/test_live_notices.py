@@ -70,3 +70,26 @@ async def test_your_turn_names_the_table_in_the_pages_language(
     assert await notice.get_by_role("link").get_attribute("href") == f"#/table/{solo['id']}"
     assert await a.locator(".toast.notice", has_text="Hana's table").count() == 0
     chromium.assert_clean()
+
+
+async def test_a_rated_match_reaches_a_player_who_left_the_lobby(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    """Ana presses "Play rated" and goes to read the leaderboard while she waits: when three
+    more queue, her table is ready and starts at once, so her page says so, with a link."""
+    a = await chromium.page(web_live.url)
+    await sign_in_ui(a, web_live, email("Ana"), "Ana")
+    others = [await web_live.sign_in(email(n), n) for n in ("Bo", "Cy", "Dee")]
+    await a.goto("/#/lobby")
+    await a.locator("[data-action=play-rated]").click()
+    await a.locator(".play-rated[data-queued=true]").wait_for()
+    await a.goto("/#/leaderboard")
+    await a.locator("table.leaderboard, .leaderboard, p.empty").first.wait_for()
+    for c in others:
+        assert (await c.post("/api/matchmaking/queue")).status_code == 200
+    table_id = (await others[0].get("/api/matchmaking")).json()["table_id"]
+    assert table_id
+    notice = a.locator(".toast.notice", has_text="Your rated table is ready.").last
+    await notice.wait_for(timeout=5000)
+    assert await notice.get_by_role("link").get_attribute("href") == f"#/table/{table_id}"
+    chromium.assert_clean()

@@ -7,7 +7,7 @@
 // It also keeps what the header and the tab's title show: what waits for you (friend requests,
 // games to join), the people online and playing, your friends' presence; and it shows a notice
 // (with a sound and a browser notification, when turned on in the profile) for "your turn" at
-// another table and for a new invitation.
+// another table, a new invitation and a rated table found.
 import { get } from './api.js';
 import { h } from './dom.js';
 import { onLanguage, t } from './i18n.js';
@@ -159,6 +159,10 @@ function take(message) {
       if (!lookingAt(message.table_id)) {
         notice(t('notice_your_turn', { name: noticeTableName(message) }), message.table_id);
       }
+      break;
+    case 'rated_match': // the game starts at once: away from the lobby (whose panel takes
+      // the player to the table) a queued player must hear of it wherever they are
+      if (!location.hash.startsWith('#/lobby')) notice(t('rated_found'), message.table_id);
       break;
     case 'table_invite':
       notice(t('notice_invite', { host: message.host_name, name: noticeTableName(message) }),
