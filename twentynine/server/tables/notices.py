@@ -62,6 +62,12 @@ class TableNotices:
         else:
             self._turn(runtime)
 
+    def unseated(self, runtime: Any, user_id: int) -> None:
+        """``user_id`` left their seat (the table's change is told to those seated now): their
+        own pages drop the table from their games too."""
+        change = "closed" if runtime.status == "closed" else "seats"
+        self._spawn(self.live.send([user_id], self._message(runtime, change)))
+
     def left(self, runtime: Any, seat_no: int | None) -> None:
         """A table socket closed: if its seat's turn is now and no page of the player shows the
         table any more, they are told (they left in the middle of their turn)."""
@@ -100,8 +106,13 @@ class TableNotices:
 
     # -- table_changed -------------------------------------------------------------------------
     def _changed(self, runtime: Any, change: str) -> None:
+        seated = [s.user_id for s in runtime.seats if s.user_id is not None]
+        self._spawn(self._tell_changed(runtime.info, seated, self._message(runtime, change)))
+
+    @staticmethod
+    def _message(runtime: Any, change: str) -> Message:
         info = runtime.info
-        message = {
+        return {
             "type": "table_changed",
             "table_id": info.id,
             "kind": info.kind,
@@ -111,8 +122,6 @@ class TableNotices:
             "change": change,
             "open_seats": sum(1 for s in runtime.seats if s.empty),
         }
-        seated = [s.user_id for s in runtime.seats if s.user_id is not None]
-        self._spawn(self._tell_changed(info, seated, message))
 
     async def _tell_changed(self, info: Any, seated: list[int], message: Message) -> None:
         people = set(seated)  # their Join and History tabs list the game
