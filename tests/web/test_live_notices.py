@@ -93,3 +93,35 @@ async def test_a_rated_match_reaches_a_player_who_left_the_lobby(
     await notice.wait_for(timeout=5000)
     assert await notice.get_by_role("link").get_attribute("href") == f"#/table/{table_id}"
     chromium.assert_clean()
+
+
+async def test_the_rated_queue_count_mends_itself_after_a_dropped_live_channel(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    """The queue's count comes as a broadcast (not kept for catch-up): a page that lost its
+    live channel while someone queued asks again once it is back, not at its next poll (15 s)."""
+    a = await chromium.page(web_live.url)
+    sockets: list[Any] = []
+    deaf = {"on": False}
+
+    async def relay(ws: Any) -> None:  # our own hand on the live channel, to drop it at will
+        server = ws.connect_to_server()
+        server.on_message(lambda m: None if deaf["on"] else ws.send(m))
+        sockets.append(ws)
+
+    await a.route_web_socket("**/ws/me**", relay)
+    await sign_in_ui(a, web_live, email("Ana"), "Ana")
+    bo = await web_live.sign_in(email("Bo"), "Bo")
+    await a.goto("/#/lobby")
+    panel = a.locator(".play-rated")
+    await panel.locator(".queue-status", has_text="0 waiting").wait_for()
+    await a.wait_for_timeout(300)  # (the live socket opens)
+    deaf["on"] = True  # the network fails: what the server sends now is lost
+    assert (await bo.post("/api/matchmaking/queue")).status_code == 200
+    await a.wait_for_timeout(300)
+    deaf["on"] = False
+    opened = len(sockets)
+    await sockets[-1].close(code=1011, reason="test drop")  # the page reconnects by itself
+    await panel.locator(".queue-status", has_text="1 waiting").wait_for(timeout=5000)
+    assert len(sockets) > opened
+    chromium.assert_clean()

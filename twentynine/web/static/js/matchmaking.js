@@ -5,8 +5,10 @@ import { t } from './i18n.js';
 import { go } from './router.js';
 import { button } from './ui.js';
 import { onLive } from './tournament/live.js';
+import { onLive as onLiveType } from './live.js';
 
-// the live channel tells of changes at once; these polls only mend a socket that dropped
+// the live channel tells of changes at once (and the panel asks again when it reconnects);
+// these polls only mend a socket that dropped unnoticed
 const EVERY_QUEUED = 5000;
 const EVERY_IDLE = 15000;
 
@@ -18,6 +20,7 @@ export function playRatedPanel() {
   let state = null;
   let timer = null;
   let stopped = false;
+  let polling = false;
 
   const show = (s, joined = false) => {
     const was = state;
@@ -38,12 +41,15 @@ export function playRatedPanel() {
         { class: 'primary big', 'data-action': 'play-rated' }));
   };
   const poll = async () => {
-    if (stopped) return;
+    if (stopped || polling) return;
+    polling = true;
+    clearTimeout(timer);
     try {
       show(await get('/api/matchmaking'));
     } catch (e) {
       replace(status, h('span', { class: 'error' }, e.message));
     }
+    polling = false;
     if (!stopped) timer = setTimeout(poll, state && state.queued ? EVERY_QUEUED : EVERY_IDLE);
   };
   const unlisten = onLive((m) => {
@@ -53,6 +59,8 @@ export function playRatedPanel() {
       show({ ...state, queued: false, table_id: m.table_id });
     }
   });
+  // the live channel came back: what it said meanwhile (the count is not kept) is asked for
+  const unresync = onLiveType('resync', () => poll());
   poll();
-  return { el, stop: () => { stopped = true; clearTimeout(timer); unlisten(); } };
+  return { el, stop: () => { stopped = true; clearTimeout(timer); unlisten(); unresync(); } };
 }
