@@ -89,6 +89,18 @@ async def test_the_queue_is_for_accounts(app: FastAPI) -> None:
     assert r.status_code == 200 and r.json()["queued"] is False and r.json()["waiting"] == 0
 
 
+async def test_signing_out_leaves_the_queue(app: FastAPI) -> None:
+    """Whoever signs out is not seated later at a rated table they no longer see (a bot would
+    keep the seat, and they would lose)."""
+    me = await sign_in(app, "me@example.com", "Me")
+    other = await sign_in(app, "other@example.com", "Other")
+    heard = app.state.live.subscribe(await my_id(other))
+    assert (await me.post("/api/matchmaking/queue")).json()["waiting"] == 1
+    assert (await me.post("/api/auth/logout")).status_code == 200
+    assert (await other.get("/api/matchmaking")).json()["waiting"] == 0
+    assert {"type": "rated_queue", "waiting": 0} in drain(heard)
+
+
 async def set_rating(app: FastAPI, user_id: int, rating: float) -> None:
     async with app.state.sessionmaker() as db:
         db.add(
