@@ -125,3 +125,17 @@ async def test_the_rated_queue_count_mends_itself_after_a_dropped_live_channel(
     await panel.locator(".queue-status", has_text="1 waiting").wait_for(timeout=5000)
     assert len(sockets) > opened
     chromium.assert_clean()
+
+
+async def test_the_page_shell_follows_the_language(chromium: Browser, web_live: LiveServer) -> None:
+    """The skip link (shown on the first Tab), the brand's and the menu's labels: in Nepali too."""
+    a = await chromium.page(web_live.url)
+    await sign_in_ui(a, web_live, email("Hana"), "Hana")
+    await a.evaluate("import('/static/js/i18n.js').then((m) => m.setLanguage('ne'))")
+    await a.goto("/#/lobby")
+    await a.locator("html[lang=ne]").wait_for()
+    skip = a.locator("a.skip")
+    assert await skip.inner_text() == "मुख्य सामग्रीमा जानुहोस्"
+    assert await a.locator("a.brand").get_attribute("aria-label") == "TwentyNine गृहपृष्ठ"
+    assert await a.locator("#nav").get_attribute("aria-label") == "मुख्य मेनु"
+    chromium.assert_clean()
