@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from ..server.conftest import LiveServer
 from .conftest import Browser, sign_in_ui
 from .test_live import api, email
@@ -138,4 +140,29 @@ async def test_the_page_shell_follows_the_language(chromium: Browser, web_live: 
     assert await skip.inner_text() == "मुख्य सामग्रीमा जानुहोस्"
     assert await a.locator("a.brand").get_attribute("aria-label") == "TwentyNine गृहपृष्ठ"
     assert await a.locator("#nav").get_attribute("aria-label") == "मुख्य मेनु"
+    chromium.assert_clean()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+async def test_a_notices_open_link_takes_you_to_the_table(
+    chromium: Browser, web_live: LiveServer, width: int
+) -> None:
+    """ "Your turn" away from the table: its Open link is clicked (the messages' box lets clicks
+    through to the page, not the notice's own link); on a phone it keeps clear of the menu."""
+    a = await chromium.page(web_live.url, viewport={"width": width, "height": 800})
+    await sign_in_ui(a, web_live, email("Hana"), "Hana")
+    solo = await api(
+        a,
+        "POST",
+        "/api/tables",
+        {"kind": "solo", "seats": ["me", "bot:random", "bot:random", "bot:random"]},
+    )
+    await a.goto("/#/dashboard/history")
+    notice = a.locator(".toast.notice", has_text="Your turn at").last
+    await notice.wait_for(timeout=5000)
+    box, nav = await notice.bounding_box(), await a.locator("header.topbar").bounding_box()
+    assert box and nav and box["y"] >= nav["y"] + nav["height"], "the notice covers the menu"
+    await notice.get_by_role("link", name="Open").click(timeout=3000)
+    await a.wait_for_url(f"**/#/table/{solo['id']}")
+    await a.locator("section.table-page").wait_for()
     chromium.assert_clean()
