@@ -37,9 +37,14 @@ export function playRatedPanel() {
     replace(action, s.queued
       ? button(t('rated_leave'), async () => show(await del('/api/matchmaking/queue')),
         { 'data-action': 'leave-queue' })
-      : button(t('play_rated'), async () => show(await post('/api/matchmaking/queue'), true),
-        { class: 'primary big', 'data-action': 'play-rated' }));
+      : playOrBack(s));
   };
+  // one rated game at a time: during one, the way back to its table
+  const playOrBack = (s) => (s.playing && s.table_id
+    ? h('a', { class: 'button primary big', href: `#/table/${s.table_id}`,
+      'data-action': 'back-to-rated' }, t('rated_back'))
+    : button(t('play_rated'), async () => show(await post('/api/matchmaking/queue'), true),
+      { class: 'primary big', 'data-action': 'play-rated' }));
   const poll = async () => {
     if (stopped || polling) return;
     polling = true;

@@ -69,6 +69,7 @@ export default {
   rated_waiting_you: "You are waiting, with {count} in all; ratings within {band} of each other play now.",
   rated_leave: "Stop waiting",
   rated_found: "Your rated table is ready.",
+  rated_back: "Back to your rated game",
   rated_table: "Rated table",
   rated_table_hint: "Four people, no bots: the game changes your ratings.",
   chat_safety: "Muted and blocked players",
