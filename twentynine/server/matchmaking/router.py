@@ -23,8 +23,8 @@ router = APIRouter(prefix="/api/matchmaking", tags=["matchmaking"])
 async def playing(request: Request, user: User, db: SessionDep) -> bool:
     """Whether ``user`` holds a seat in the rated game their latest wait found, under way."""
     current = await service.matched_table(db, user)
-    if current is None:
-        return False
+    if current is None or await service.table_closed(db, current):
+        return False  # (a closed table is not loaded into memory to learn that)
     runtime = await request.app.state.tables.get(current)
     return runtime is not None and runtime.seat_of(user.id) is not None and in_play(runtime)
 

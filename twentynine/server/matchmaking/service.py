@@ -58,6 +58,11 @@ async def matched_table(db: AsyncSession, user: User) -> str | None:
     return row.table_id if row is not None else None
 
 
+async def table_closed(db: AsyncSession, table_id: str) -> bool:
+    status = await db.scalar(select(GameTable.status).where(GameTable.id == table_id))
+    return status in (None, "closed")
+
+
 def _iso(at: dt.datetime | None) -> str | None:
     return at.replace(tzinfo=dt.UTC).isoformat() if at else None
 
