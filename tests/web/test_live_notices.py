@@ -166,3 +166,20 @@ async def test_a_notices_open_link_takes_you_to_the_table(
     await a.wait_for_url(f"**/#/table/{solo['id']}")
     await a.locator("section.table-page").wait_for()
     chromium.assert_clean()
+
+
+async def test_signing_out_in_one_tab_signs_the_others_out(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    """The browser's other tab (one cookie) stops showing the account and hearing of it: on a
+    shared computer the next person would read its notices."""
+    first = await chromium.page(web_live.url)
+    await sign_in_ui(first, web_live, email("Hana"), "Hana")
+    other = await first.context.new_page()
+    await other.goto("/#/dashboard/friends")
+    await other.get_by_role("heading", name="Requests to you").wait_for()
+    await other.wait_for_timeout(300)  # (the live socket opens)
+    await first.get_by_role("button", name="Sign out").click()
+    await other.locator("#nav").get_by_role("link", name="Sign in").wait_for(timeout=5000)
+    await other.get_by_role("heading", name="Requests to you").wait_for(state="detached")
+    chromium.assert_clean()

@@ -9,7 +9,14 @@ from ..admin.tables import close_table
 from ..deps import CurrentUser, SessionDep, SettingsDep, user_from_token
 from ..friends.invitations import tell_redeemed
 from ..matchmaking import service as matchmaking
-from ..security import CSRF_COOKIE, SESSION_COOKIE, client_address, is_loopback, new_token
+from ..security import (
+    CSRF_COOKIE,
+    SESSION_COOKIE,
+    client_address,
+    is_loopback,
+    new_token,
+    token_hash,
+)
 from ..settings import Settings
 from . import data, service
 from .models import User
@@ -123,6 +130,8 @@ async def sign_out(request: Request, response: Response, db: SessionDep) -> dict
     if token:
         user = await user_from_token(db, token)
         await service.close_session(db, token)
+        if user is not None:  # this browser's other tabs stop hearing of the account
+            await request.app.state.live.close_session_pages(user.id, token_hash(token))
         # nobody is seated later at a rated table they no longer see (a bot would keep the
         # seat, and they would lose)
         if user is not None and await matchmaking.leave(db, user):

@@ -11,7 +11,7 @@
 import { get } from './api.js';
 import { h } from './dom.js';
 import { onLanguage, t } from './i18n.js';
-import { onRoute, pageHandle } from './router.js';
+import { onRoute, pageHandle, show } from './router.js';
 import { loadSession, onSession, session } from './session.js';
 import { noticeTableName } from './tables.js';
 
@@ -111,6 +111,11 @@ function connect() {
     if (socket !== ws) return;
     clearInterval(pinger);
     ws = null;
+    if (event.code === 4401 && userId) { // signed out (in another tab of this browser, say):
+      const was = userId; // the page is drawn again for whoever the browser is now
+      loadSession().then((user) => { if (!user || user.id !== was) show(); }).catch(() => {});
+      return;
+    }
     if (FATAL.has(event.code) || !userId) return;
     const delay = Math.min(15000, 500 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
     attempt += 1;
