@@ -183,3 +183,34 @@ async def test_signing_out_in_one_tab_signs_the_others_out(
     await other.locator("#nav").get_by_role("link", name="Sign in").wait_for(timeout=5000)
     await other.get_by_role("heading", name="Requests to you").wait_for(state="detached")
     chromium.assert_clean()
+
+
+async def test_one_notice_a_table_however_many_turns_come(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    """A page that comes back after a while is given every "your turn" it missed (kept for a
+    day): one notice a table shows, the latest, not a stack of turns long past."""
+    a = await chromium.page(web_live.url)
+    pages: list[Any] = []
+
+    async def relay(ws: Any) -> None:  # the server's socket, and a way to speak for it
+        ws.connect_to_server()
+        pages.append(ws)
+
+    await a.route_web_socket("**/ws/me**", relay)
+    await sign_in_ui(a, web_live, email("Hana"), "Hana")
+    await a.goto("/#/dashboard/history")
+    await a.get_by_role("heading", name="Dashboard").wait_for()
+    await a.wait_for_timeout(300)  # (the live socket opens)
+    for seq in range(1, 6):  # five turns at one table, as a catch-up brings them
+        pages[-1].send(
+            '{"type": "your_turn", "table_id": "abc", "name": "Evening game", "kind": "public",'
+            f' "rated": false, "host_name": "Hana", "seat": 0, "seq": {seq}}}'
+        )
+    pages[-1].send(
+        '{"type": "your_turn", "table_id": "xyz", "name": "Other game", "kind": "public",'
+        ' "rated": false, "host_name": "Hana", "seat": 0, "seq": 6}'
+    )
+    await a.locator(".toast.notice", has_text="Other game").wait_for()
+    assert await a.locator(".toast.notice", has_text="Evening game").count() == 1
+    chromium.assert_clean()

@@ -291,8 +291,15 @@ function notice(text, tableId, href = null) {
   const box = document.getElementById('toasts');
   const link = href || (tableId ? `#/table/${encodeURIComponent(tableId)}` : null);
   if (box) {
-    const item = h('div', { class: 'toast notice', role: 'status' }, h('span', {}, text),
+    const item = h('div', { class: 'toast notice', role: 'status',
+      'data-notice-table': tableId }, h('span', {}, text),
       link ? h('a', { href: link, class: 'button small' }, t('notice_open')) : null);
+    // one notice a table, the latest (a page coming back is given every turn it missed)
+    if (tableId) {
+      for (const older of box.querySelectorAll('.toast.notice[data-notice-table]')) {
+        if (older.dataset.noticeTable === String(tableId)) older.remove();
+      }
+    }
     box.append(item);
     setTimeout(() => item.remove(), 12000);
   }
