@@ -65,6 +65,22 @@ async def test_closing_a_persons_pages_ends_them_on_the_spot(live: LiveServer) -
     await other.close()
 
 
+async def test_signing_out_closes_that_sessions_pages_only(live: LiveServer) -> None:
+    """The browser's other tabs stop hearing of the account (on a shared computer the next
+    person would see its notices); the person's other devices keep theirs."""
+    a, _ = await person(live, "asha@example.com", "Asha")
+    phone = await live.sign_in("asha@example.com", "Asha")  # another session of hers
+    b, _ = await person(live, "bo@example.com", "Bo")
+    tabs = [await MeSocket(live, a).connect() for _ in range(2)]
+    on_phone = await MeSocket(live, phone).connect()
+    assert (await a.post("/api/auth/logout")).status_code == 200
+    for tab in tabs:
+        assert await tab.closed_with(timeout=2) == 4401
+    await ask(b, "asha@example.com")
+    await on_phone.next("friend_request", timeout=2)
+    await on_phone.close()
+
+
 async def test_bad_messages_are_answered_with_an_error_and_change_nothing(
     live: LiveServer,
 ) -> None:

@@ -104,6 +104,50 @@ async def test_a_public_table_is_told_to_the_pages_that_watch_the_lobby(live: Li
     await elsewhere.close()
 
 
+async def test_a_public_tables_seated_people_hear_of_it_without_watching_the_lobby(
+    live: LiveServer,
+) -> None:
+    """Their Join and History tabs list their public games: someone taking a seat, the game
+    starting, reach those pages (stored, so a page that reconnects catches up)."""
+    a, _ = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    page = await MeSocket(live, a).connect()  # Asha's dashboard: not the lobby
+    r = await a.post(
+        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    assert (await b.post(f"/api/tables/{table_id}/join", json={})).status_code == 200
+    seats = await page.next("table_changed", lambda m: m["change"] == "seats", timeout=2)
+    assert seats["table_id"] == table_id and seats["open_seats"] == 2 and seats["seq"] >= 1
+    assert (await a.post(f"/api/tables/{table_id}/fill-bots")).status_code == 200
+    started = await page.next("table_changed", lambda m: m["change"] == "started", timeout=2)
+    assert started["status"] == "playing"
+    await page.close()
+
+
+async def test_who_leaves_a_table_hears_of_it_on_their_other_pages(live: LiveServer) -> None:
+    """Their Join tab and the count of games on the Dashboard link drop the table they left
+    (else the count stays, "(1)" in the tab's title, for a table they are no longer at)."""
+    a, _ = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    r = await a.post(
+        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    assert (await b.post(f"/api/tables/{table_id}/join", json={})).status_code == 200
+    pages = [await MeSocket(live, c).connect() for c in (a, b)]
+    assert (await b.post(f"/api/tables/{table_id}/leave")).status_code == 200
+    left = await pages[1].next("table_changed", timeout=2)
+    assert left["table_id"] == table_id and left["change"] == "seats" and left["seq"] >= 1
+    assert (await a.post(f"/api/tables/{table_id}/leave")).status_code == 200  # the last
+    closed = await pages[0].next("table_changed", lambda m: m["change"] == "closed", timeout=2)
+    assert closed["table_id"] == table_id and closed["status"] == "closed"
+    for page in pages:
+        await page.close()
+
+
 async def test_your_turn_reaches_a_player_whose_table_page_is_closed(live: LiveServer) -> None:
     a, a_id = await person(live, "asha@example.com", "Asha")
     friend, _ = await person(live, "bo@example.com", "Bo")

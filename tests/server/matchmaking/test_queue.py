@@ -78,6 +78,23 @@ async def test_each_of_the_four_is_told_of_the_table(app: FastAPI) -> None:
         assert matched == [{"type": "rated_match", "table_id": table_id, "user_ids": by_seat}]
 
 
+async def test_no_second_rated_game_while_one_is_under_way(app: FastAPI) -> None:
+    """A player who goes back to the lobby and presses "Play rated" again would sit at two
+    rated tables at once, and lose one to the bot keeping its seat."""
+    players = [await sign_in(app, f"p{i}@example.com", f"P{i}") for i in range(4)]
+    for p in players:
+        r = await p.post("/api/matchmaking/queue")
+    table_id = r.json()["table_id"]
+    assert table_id
+    r = await players[0].post("/api/matchmaking/queue")
+    assert r.status_code == 409, r.text
+    assert (await players[0].get("/api/matchmaking")).json()["queued"] is False
+    # having left it (a loss), they may play again
+    assert (await players[0].post(f"/api/tables/{table_id}/leave")).status_code == 200
+    r = await players[0].post("/api/matchmaking/queue")
+    assert r.status_code == 200 and r.json()["queued"] is True
+
+
 async def test_the_queue_is_for_accounts(app: FastAPI) -> None:
     assert (await client_for(app).post("/api/matchmaking/queue")).status_code == 401
     guest = client_for(app)
@@ -87,6 +104,18 @@ async def test_the_queue_is_for_accounts(app: FastAPI) -> None:
     me = await sign_in(app, "me@example.com", "Me")
     r = await me.delete("/api/matchmaking/queue")  # not waiting: nothing changes
     assert r.status_code == 200 and r.json()["queued"] is False and r.json()["waiting"] == 0
+
+
+async def test_signing_out_leaves_the_queue(app: FastAPI) -> None:
+    """Whoever signs out is not seated later at a rated table they no longer see (a bot would
+    keep the seat, and they would lose)."""
+    me = await sign_in(app, "me@example.com", "Me")
+    other = await sign_in(app, "other@example.com", "Other")
+    heard = app.state.live.subscribe(await my_id(other))
+    assert (await me.post("/api/matchmaking/queue")).json()["waiting"] == 1
+    assert (await me.post("/api/auth/logout")).status_code == 200
+    assert (await other.get("/api/matchmaking")).json()["waiting"] == 0
+    assert {"type": "rated_queue", "waiting": 0} in drain(heard)
 
 
 async def set_rating(app: FastAPI, user_id: int, rating: float) -> None:

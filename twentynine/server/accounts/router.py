@@ -6,9 +6,17 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ..admin.tables import close_table
-from ..deps import CurrentUser, SessionDep, SettingsDep
+from ..deps import CurrentUser, SessionDep, SettingsDep, user_from_token
 from ..friends.invitations import tell_redeemed
-from ..security import CSRF_COOKIE, SESSION_COOKIE, client_address, is_loopback, new_token
+from ..matchmaking import service as matchmaking
+from ..security import (
+    CSRF_COOKIE,
+    SESSION_COOKIE,
+    client_address,
+    is_loopback,
+    new_token,
+    token_hash,
+)
 from ..settings import Settings
 from . import data, service
 from .models import User
@@ -120,7 +128,14 @@ async def sign_in_as_guest(
 async def sign_out(request: Request, response: Response, db: SessionDep) -> dict[str, bool]:
     token = request.cookies.get(SESSION_COOKIE)
     if token:
+        user = await user_from_token(db, token)
         await service.close_session(db, token)
+        if user is not None:  # this browser's other tabs stop hearing of the account
+            await request.app.state.live.close_session_pages(user.id, token_hash(token))
+        # nobody is seated later at a rated table they no longer see (a bot would keep the
+        # seat, and they would lose)
+        if user is not None and await matchmaking.leave(db, user):
+            await request.app.state.matchmaker.tell_count()
     response.delete_cookie(SESSION_COOKIE)
     response.delete_cookie(CSRF_COOKIE)
     return {"signed_out": True}

@@ -213,6 +213,19 @@ class LiveHub:
         self._close_here(user_id)
         await self._publish({"close": user_id})
 
+    async def close_session_pages(self, user_id: int, session: str) -> None:
+        """Close the open pages of ``user_id`` opened with the session whose hash is
+        ``session`` (code 4401: it was signed out), on every process; their other sessions'
+        pages stay open."""
+        self._close_session_here(user_id, session)
+        await self._publish({"close": user_id, "session": session})
+
+    def _close_session_here(self, user_id: int, session: str) -> None:
+        for sub in list(self.subscribers.get(user_id, ())):
+            end = getattr(sub, "end", None)
+            if end is not None and getattr(sub, "session", None) == session:
+                end()
+
     def _close_here(self, user_id: int) -> None:
         for hook in self.on_close:
             try:
@@ -253,7 +266,10 @@ class LiveHub:
     def _on_envelope(self, envelope: Envelope) -> None:
         """A message from another process: to the people it is for who have pages here."""
         if "close" in envelope:
-            self._close_here(int(envelope["close"]))
+            if envelope.get("session"):
+                self._close_session_here(int(envelope["close"]), str(envelope["session"]))
+            else:
+                self._close_here(int(envelope["close"]))
             return
         if "topic" in envelope:
             self.deliver_watchers(str(envelope["topic"]), envelope["m"])

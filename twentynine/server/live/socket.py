@@ -24,7 +24,7 @@ from pydantic import TypeAdapter
 from starlette.types import Receive, Scope, Send
 
 from ..deps import user_from_token
-from ..security import SESSION_COOKIE
+from ..security import SESSION_COOKIE, token_hash
 from ..tables.ws import Disconnected, Socket, _last_version, _origin_ok, _refuse, _short
 from .hub import LiveHub, Message, encode
 from .schemas import ClientMessage, Hello, Ping, Watch
@@ -65,11 +65,22 @@ class PageSocket(Socket):
 class Page:
     """One open ``/ws/me``: a subscriber of the hub for its person."""
 
-    __slots__ = ("buffer", "closed", "last_messages", "outbox", "sending", "user_id", "ws")
+    __slots__ = (
+        "buffer",
+        "closed",
+        "last_messages",
+        "outbox",
+        "sending",
+        "session",
+        "user_id",
+        "ws",
+    )
 
-    def __init__(self, ws: PageSocket, user_id: int) -> None:
+    def __init__(self, ws: PageSocket, user_id: int, session: str = "") -> None:
         self.ws = ws
         self.user_id = user_id
+        #: the hash of the session it was opened with (signing out closes that session's pages)
+        self.session = session
         #: while catching up, what the hub delivers waits here
         self.buffer: list[tuple[Message, bytes]] | None = []
         #: frames to write; a number closes the socket with that code (4000: fell behind,
@@ -165,6 +176,7 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
         await _refuse(ws, 4401, "sign in first")
         return
     user_id, name = who
+    session = token_hash(ws.cookie(SESSION_COOKIE) or "")
     last_id = _last_version(ws.query.get("last_id"))
     ws.forget_handshake()
     scope["headers"] = []  # the server's scope outlives the handshake too
@@ -173,7 +185,7 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
     except Disconnected:
         return
     hub: LiveHub = app.state.live
-    page = Page(ws, user_id)
+    page = Page(ws, user_id, session)
     hub.attach(user_id, page)  # first: nothing sent from now on is missed
     opened = False
     try:

@@ -1,5 +1,6 @@
 """The rated queue over HTTP: ``GET /api/matchmaking`` (am I waiting, how many wait, my
-table once seated), ``POST /api/matchmaking/queue`` ("Play rated") and
+table once seated and whether its game is under way, ``playing``: one rated game at a time),
+``POST /api/matchmaking/queue`` ("Play rated") and
 ``DELETE /api/matchmaking/queue``. Accounts only (guests have no rating)."""
 
 from __future__ import annotations
@@ -7,9 +8,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 
+from ..accounts.models import User
 from ..deps import MemberUser, SessionDep
+from ..ratings.hooks import in_play
 from . import service
 
 log = logging.getLogger("twentynine.matchmaking")
@@ -17,13 +20,29 @@ log = logging.getLogger("twentynine.matchmaking")
 router = APIRouter(prefix="/api/matchmaking", tags=["matchmaking"])
 
 
+async def playing(request: Request, user: User, db: SessionDep) -> bool:
+    """Whether ``user`` holds a seat in the rated game their latest wait found, under way."""
+    current = await service.matched_table(db, user)
+    if current is None or await service.table_closed(db, current):
+        return False  # (a closed table is not loaded into memory to learn that)
+    runtime = await request.app.state.tables.get(current)
+    return runtime is not None and runtime.seat_of(user.id) is not None and in_play(runtime)
+
+
+async def status_of(request: Request, user: User, db: SessionDep) -> dict[str, Any]:
+    return {**await service.status(db, user), "playing": await playing(request, user, db)}
+
+
 @router.get("")
-async def status(user: MemberUser, db: SessionDep) -> dict[str, Any]:
-    return await service.status(db, user)
+async def status(request: Request, user: MemberUser, db: SessionDep) -> dict[str, Any]:
+    return await status_of(request, user, db)
 
 
 @router.post("/queue")
 async def join(request: Request, user: MemberUser, db: SessionDep) -> dict[str, Any]:
+    # one rated game at a time: at two, a bot would keep one seat to the end (a loss)
+    if await playing(request, user, db):
+        raise HTTPException(status_code=409, detail="you are playing a rated game already")
     await service.join(db, user)
     matchmaker = request.app.state.matchmaker
     if await service.waiting_count(db) >= 4:
@@ -35,11 +54,11 @@ async def join(request: Request, user: MemberUser, db: SessionDep) -> dict[str, 
 
     else:
         await matchmaker.tell_count()
-    return await service.status(db, user)
+    return await status_of(request, user, db)
 
 
 @router.delete("/queue")
 async def leave(request: Request, user: MemberUser, db: SessionDep) -> dict[str, Any]:
     if await service.leave(db, user):
         await request.app.state.matchmaker.tell_count()
-    return await service.status(db, user)
+    return await status_of(request, user, db)

@@ -52,6 +52,17 @@ async def leave(db: AsyncSession, user: User) -> bool:
     return bool(getattr(result, "rowcount", 0))
 
 
+async def matched_table(db: AsyncSession, user: User) -> str | None:
+    """The table ``user``'s latest wait seated them at, if any."""
+    row = await db.get(QueueEntry, user.id)
+    return row.table_id if row is not None else None
+
+
+async def table_closed(db: AsyncSession, table_id: str) -> bool:
+    status = await db.scalar(select(GameTable.status).where(GameTable.id == table_id))
+    return status in (None, "closed")
+
+
 def _iso(at: dt.datetime | None) -> str | None:
     return at.replace(tzinfo=dt.UTC).isoformat() if at else None
 

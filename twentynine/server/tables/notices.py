@@ -12,7 +12,7 @@ over, the table closed …) and whose turn it is, so a deal's hundred changes co
 What it sends goes out from tasks of its own: the table's queue never waits for it.
 
 Who hears of a table: its seated people; for a hosted game also the host's friends (they may
-watch it); for a public table the pages that show the lobby (they say so on the socket)."""
+watch it); for a public table also the pages that show the lobby (they say so on the socket)."""
 
 from __future__ import annotations
 
@@ -39,15 +39,12 @@ class TableNotices:
         """A table was made (a hosted game: its players are invited)."""
         info = runtime.info
         if info.kind == "hosted":
-            host = next((s for s in runtime.seats if s.user_id == info.host_id), None)
             invite = {
                 "type": "table_invite",
                 "table_id": info.id,
-                "name": info.name,
-                "kind": info.kind,
+                **_naming(runtime),
                 "rules": info.rules_spec.to_json(),
                 "host_id": info.host_id,
-                "host_name": host.name if host is not None else "",
             }
             invited = [s.user_id for s in runtime.seats if s.user_id not in (None, info.host_id)]
             self.live.post(invited, invite)
@@ -64,6 +61,12 @@ class TableNotices:
             self.turns.pop(runtime.info.id, None)
         else:
             self._turn(runtime)
+
+    def unseated(self, runtime: Any, user_id: int) -> None:
+        """``user_id`` left their seat (the table's change is told to those seated now): their
+        own pages drop the table from their games too."""
+        change = "closed" if runtime.status == "closed" else "seats"
+        self._spawn(self.live.send([user_id], self._message(runtime, change)))
 
     def left(self, runtime: Any, seat_no: int | None) -> None:
         """A table socket closed: if its seat's turn is now and no page of the player shows the
@@ -98,15 +101,18 @@ class TableNotices:
         if await runtime.fanout.connected(runtime.info.id, seat_no):
             return  # the table's page is open on another process
         info = runtime.info
-        await self.live.send(
-            [user_id],
-            {"type": "your_turn", "table_id": info.id, "name": info.name, "seat": seat_no},
-        )
+        message = {"type": "your_turn", "table_id": info.id, **_naming(runtime), "seat": seat_no}
+        await self.live.send([user_id], message)
 
     # -- table_changed -------------------------------------------------------------------------
     def _changed(self, runtime: Any, change: str) -> None:
+        seated = [s.user_id for s in runtime.seats if s.user_id is not None]
+        self._spawn(self._tell_changed(runtime.info, seated, self._message(runtime, change)))
+
+    @staticmethod
+    def _message(runtime: Any, change: str) -> Message:
         info = runtime.info
-        message = {
+        return {
             "type": "table_changed",
             "table_id": info.id,
             "kind": info.kind,
@@ -116,15 +122,12 @@ class TableNotices:
             "change": change,
             "open_seats": sum(1 for s in runtime.seats if s.empty),
         }
-        seated = [s.user_id for s in runtime.seats if s.user_id is not None]
-        self._spawn(self._tell_changed(info, seated, message))
 
     async def _tell_changed(self, info: Any, seated: list[int], message: Message) -> None:
+        people = set(seated)  # their Join and History tabs list the game
         if info.kind == "public":  # the open lobbies (not every page: there may be thousands)
             await self.live.to_watchers("lobby", message)
-            return
-        people = set(seated)
-        if info.kind == "hosted" and info.host_id is not None:
+        elif info.kind == "hosted" and info.host_id is not None:
             people |= await self.live.presence.friends_of(info.host_id)
             people.add(info.host_id)
         await self.live.send(people, message)
@@ -138,6 +141,19 @@ class TableNotices:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("table notice failed: %s", task.exception())
+
+
+def _naming(runtime: Any) -> Message:
+    """What a page needs to name the table in its own language: its ``name`` (stored in English,
+    "<host>'s table", when its host gave none), ``kind``, whether ``rated``, and the host's name."""
+    info = runtime.info
+    host = next((s for s in runtime.seats if s.user_id == info.host_id), None)
+    return {
+        "name": info.name,
+        "kind": info.kind,
+        "rated": bool(info.rated),
+        "host_name": host.name if host is not None else "",
+    }
 
 
 def _whose_turn(rnd: Any) -> tuple[int, ...]:

@@ -247,6 +247,8 @@ async def leave(
     _, runtime = await _table(request, db, table_id, user)
     with _as_http():
         await runtime.leave(user.id)
+    if runtime.notices is not None:  # the leaver's other pages (tables/notices.py)
+        runtime.notices.unseated(runtime, user.id)
     return {"left": True}
 
 

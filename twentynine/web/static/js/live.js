@@ -7,12 +7,13 @@
 // It also keeps what the header and the tab's title show: what waits for you (friend requests,
 // games to join), the people online and playing, your friends' presence; and it shows a notice
 // (with a sound and a browser notification, when turned on in the profile) for "your turn" at
-// another table and for a new invitation.
+// another table, a new invitation and a rated table found.
 import { get } from './api.js';
 import { h } from './dom.js';
 import { onLanguage, t } from './i18n.js';
-import { onRoute, pageHandle } from './router.js';
+import { onRoute, pageHandle, show } from './router.js';
 import { loadSession, onSession, session } from './session.js';
+import { noticeTableName } from './tables.js';
 
 const FATAL = new Set([4401, 4403]);
 const PING_MS = 25000;
@@ -110,6 +111,11 @@ function connect() {
     if (socket !== ws) return;
     clearInterval(pinger);
     ws = null;
+    if (event.code === 4401 && userId) { // signed out (in another tab of this browser, say):
+      const was = userId; // the page is drawn again for whoever the browser is now
+      loadSession().then((user) => { if (!user || user.id !== was) show(); }).catch(() => {});
+      return;
+    }
     if (FATAL.has(event.code) || !userId) return;
     const delay = Math.min(15000, 500 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
     attempt += 1;
@@ -156,11 +162,15 @@ function take(message) {
       break;
     case 'your_turn':
       if (!lookingAt(message.table_id)) {
-        notice(t('notice_your_turn', { name: message.name }), message.table_id);
+        notice(t('notice_your_turn', { name: noticeTableName(message) }), message.table_id);
       }
       break;
+    case 'rated_match': // the game starts at once: away from the lobby (whose panel takes
+      // the player to the table) a queued player must hear of it wherever they are
+      if (!location.hash.startsWith('#/lobby')) notice(t('rated_found'), message.table_id);
+      break;
     case 'table_invite':
-      notice(t('notice_invite', { host: message.host_name, name: message.name }),
+      notice(t('notice_invite', { host: message.host_name, name: noticeTableName(message) }),
         message.table_id);
       waitsOneMore('join'); // at once; the count that follows is the server's
       break;
@@ -281,8 +291,15 @@ function notice(text, tableId, href = null) {
   const box = document.getElementById('toasts');
   const link = href || (tableId ? `#/table/${encodeURIComponent(tableId)}` : null);
   if (box) {
-    const item = h('div', { class: 'toast notice', role: 'status' }, h('span', {}, text),
+    const item = h('div', { class: 'toast notice', role: 'status',
+      'data-notice-table': tableId }, h('span', {}, text),
       link ? h('a', { href: link, class: 'button small' }, t('notice_open')) : null);
+    // one notice a table, the latest (a page coming back is given every turn it missed)
+    if (tableId) {
+      for (const older of box.querySelectorAll('.toast.notice[data-notice-table]')) {
+        if (older.dataset.noticeTable === String(tableId)) older.remove();
+      }
+    }
     box.append(item);
     setTimeout(() => item.remove(), 12000);
   }

@@ -38,6 +38,15 @@ function renderNav() {
       t('nav_sign_in'))];
   replace(nav, h('div', { class: 'links' }, links), h('div', { class: 'account' }, who));
   renderLanguage();
+  relabelShell(nav);
+}
+
+/** What index.html says in English before the strings load: the skip link, the labels. */
+function relabelShell(nav) {
+  nav.setAttribute('aria-label', t('nav_main'));
+  document.querySelector('a.brand')?.setAttribute('aria-label', t('brand_home'));
+  const skip = document.querySelector('a.skip');
+  if (skip) skip.textContent = t('skip_to_content');
 }
 
 function renderLanguage() {

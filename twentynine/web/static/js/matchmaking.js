@@ -5,8 +5,10 @@ import { t } from './i18n.js';
 import { go } from './router.js';
 import { button } from './ui.js';
 import { onLive } from './tournament/live.js';
+import { onLive as onLiveType } from './live.js';
 
-// the live channel tells of changes at once; these polls only mend a socket that dropped
+// the live channel tells of changes at once (and the panel asks again when it reconnects);
+// these polls only mend a socket that dropped unnoticed
 const EVERY_QUEUED = 5000;
 const EVERY_IDLE = 15000;
 
@@ -18,6 +20,7 @@ export function playRatedPanel() {
   let state = null;
   let timer = null;
   let stopped = false;
+  let polling = false;
 
   const show = (s, joined = false) => {
     const was = state;
@@ -34,16 +37,24 @@ export function playRatedPanel() {
     replace(action, s.queued
       ? button(t('rated_leave'), async () => show(await del('/api/matchmaking/queue')),
         { 'data-action': 'leave-queue' })
-      : button(t('play_rated'), async () => show(await post('/api/matchmaking/queue'), true),
-        { class: 'primary big', 'data-action': 'play-rated' }));
+      : playOrBack(s));
   };
+  // one rated game at a time: during one, the way back to its table
+  const playOrBack = (s) => (s.playing && s.table_id
+    ? h('a', { class: 'button primary big', href: `#/table/${s.table_id}`,
+      'data-action': 'back-to-rated' }, t('rated_back'))
+    : button(t('play_rated'), async () => show(await post('/api/matchmaking/queue'), true),
+      { class: 'primary big', 'data-action': 'play-rated' }));
   const poll = async () => {
-    if (stopped) return;
+    if (stopped || polling) return;
+    polling = true;
+    clearTimeout(timer);
     try {
       show(await get('/api/matchmaking'));
     } catch (e) {
       replace(status, h('span', { class: 'error' }, e.message));
     }
+    polling = false;
     if (!stopped) timer = setTimeout(poll, state && state.queued ? EVERY_QUEUED : EVERY_IDLE);
   };
   const unlisten = onLive((m) => {
@@ -53,6 +64,8 @@ export function playRatedPanel() {
       show({ ...state, queued: false, table_id: m.table_id });
     }
   });
+  // the live channel came back: what it said meanwhile (the count is not kept) is asked for
+  const unresync = onLiveType('resync', () => poll());
   poll();
-  return { el, stop: () => { stopped = true; clearTimeout(timer); unlisten(); } };
+  return { el, stop: () => { stopped = true; clearTimeout(timer); unlisten(); unresync(); } };
 }

@@ -37,6 +37,17 @@ export function tableName(table) {
   return name ? t(hosted ? 'game_of_host' : 'table_of_host', { name }) : t('table');
 }
 
+/** The table a live notice tells of (``name``, ``kind``, ``rated``, ``host_name``), named as
+ * ``tableName`` names it in lists. */
+export function noticeTableName({ name, kind, rated, host_name: host }) {
+  const hosted = kind === 'hosted';
+  const given = host && name === `${host}'s ${hosted ? 'game' : 'table'}` ? '' : name;
+  if (given) return given;
+  if (rated) return t('rated_table');
+  if (kind === 'solo') return t('table_solo');
+  return host ? t(hosted ? 'game_of_host' : 'table_of_host', { name: host }) : t('table');
+}
+
 /** Put ``text`` on the clipboard (the older way where the Clipboard API is not allowed). */
 export async function copyText(text) {
   try {
