@@ -30,9 +30,13 @@ class MeSocket:
             return ""
         return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
-    async def connect(self, last_id: int | None = None, origin: str | None = None) -> MeSocket:
+    async def connect(
+        self, last_id: int | None = None, origin: str | None = None, visitor: bool = False
+    ) -> MeSocket:
         headers = {"Cookie": self.cookies()} if self.http is not None else {}
         query = "" if last_id is None else f"?last_id={last_id}"
+        if visitor:
+            query = "?visitor=1"
         self.ws = await websockets.connect(
             f"{self.live.ws_url}/ws/me{query}", additional_headers=headers, origin=origin
         )

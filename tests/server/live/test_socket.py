@@ -96,7 +96,8 @@ async def test_bad_messages_are_answered_with_an_error_and_change_nothing(
         ({"type": "ping", "extra": 1}, "malformed"),
         ({"type": "watch"}, "malformed"),
         ({"type": "watch", "lobby": "yes"}, "malformed"),
-        ({"type": "watch", "lobby": True, "tables": True}, "malformed"),
+        ({"type": "watch", "lobby": True, "everything": True}, "malformed"),
+        ({"type": "watch", "tables": 1}, "malformed"),
         ("[" * 5000, "too_large"),
         (b"\x00\x01", "malformed"),
     ]
@@ -332,3 +333,65 @@ async def test_a_watch_must_name_a_topic(live: LiveServer) -> None:
         "reason"
     ] == "malformed"
     await page.close()
+
+
+# -- a visitor's page, and the admin page's tables ----------------------------------------------
+async def test_a_visitor_hears_what_everyone_hears_and_nothing_of_anyones_own(
+    live: LiveServer,
+) -> None:
+    """A page with no session opens ``/ws/me?visitor=1``: hello with the counts, what is told
+    to everyone (the rated queue's count) and the topics it follows; no friends, nothing
+    stored, nobody's own news, and not every table's changes."""
+    a, _ = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    visitor = await MeSocket(live, None).connect(visitor=True)
+    assert visitor.hello["user_id"] is None and "online" in visitor.hello
+    assert "friends" not in visitor.hello and visitor.hello["missed"] == 0
+    r = await a.post("/api/matchmaking/queue")
+    assert r.status_code == 200, r.text
+    await visitor.next("rated_queue", lambda m: m["waiting"] == 1, timeout=2)
+    await ask(b, "asha@example.com")  # Asha's own news
+    await visitor.send({"type": "watch", "counts": True})
+    await visitor.next("counts", timeout=2)
+    await visitor.send({"type": "watch", "tables": True})
+    assert (await visitor.next("error", timeout=2))["reason"] == "forbidden"
+    await visitor.send({"type": "ping"})
+    await visitor.next("pong", timeout=2)
+    assert visitor.of("friend_request") == [] and not any("seq" in m for m in visitor.messages)
+    assert await refused(live, None) == 4401  # without asking to visit: sign in first
+    await visitor.close()
+
+
+async def test_only_an_admins_page_follows_every_tables_changes(live: LiveServer) -> None:
+    """The admin page's list of open tables follows ``tables``: a solo table someone else
+    opens and closes reaches it at once; the page of someone who is not an admin may not."""
+    ada, _ = await person(live, "ada@example.com", "Ada")  # a new server's first account: admin
+    bo, _ = await person(live, "bo@example.com", "Bo")
+    admin_page = await MeSocket(live, ada).connect()
+    bo_page = await MeSocket(live, bo).connect()
+    await bo_page.send({"type": "watch", "tables": True})
+    assert (await bo_page.next("error", timeout=2))["reason"] == "forbidden"
+    await admin_page.send({"type": "watch", "tables": True})
+    await admin_page.send({"type": "ping"})
+    await admin_page.next("pong", timeout=2)  # the watch came first
+    seats = ["me", "bot:random", "bot:random", "bot:random"]
+    r = await bo.post("/api/tables", json={"kind": "solo", "seats": seats})
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    opened = await admin_page.next("table_changed", lambda m: m["table_id"] == table_id, 2)
+    assert opened["change"] == "opened" and opened["kind"] == "solo"
+    assert (await bo.post(f"/api/tables/{table_id}/close")).status_code == 200
+    closed = await admin_page.next("table_changed", lambda m: m["change"] == "closed", 2)
+    assert closed["table_id"] == table_id
+    # a page that stops following is told no more
+    await admin_page.send({"type": "watch", "tables": False})
+    await admin_page.send({"type": "ping"})
+    await admin_page.next("pong", timeout=2)
+    r = await bo.post("/api/tables", json={"kind": "solo", "seats": seats})
+    other = r.json()["id"]
+    await bo_page.send({"type": "ping"})
+    await bo_page.next("pong", timeout=2)
+    await asyncio.sleep(0.3)
+    assert [m for m in admin_page.of("table_changed") if m["table_id"] == other] == []
+    for page in (admin_page, bo_page):
+        await page.close()

@@ -3,7 +3,7 @@
 Domains call ``app.state.live``:
 
 - ``await live.send(user_ids, message)``: to these people, on every page they have open;
-- ``await live.broadcast(message)``: to everyone signed in;
+- ``await live.broadcast(message)``: to every open page, visitors' too (no one's own news);
 - ``await live.to_watchers(topic, message)``: to the pages that follow ``topic`` (``lobby``: the
   public tables; ``counts``: the people online and playing; a page says so on its socket, so
   thousands of other pages are not told).
@@ -81,6 +81,8 @@ class LiveHub:
         self.subscribers: dict[int, set[Any]] = {}
         #: topic → the pages here that follow it
         self.watchers: dict[str, set[Any]] = {}
+        #: the visitors' pages here (no account: they hear ``broadcast`` and their topics)
+        self.visitors: set[Any] = set()
         self._queues: dict[int, dict[asyncio.Queue[Message], _QueueSubscriber]] = {}
         self.store: MessageStore | None = None
         self.maker: async_sessionmaker[AsyncSession] | None = None
@@ -189,8 +191,8 @@ class LiveHub:
         return not self._posted and not self._pending and not writing
 
     async def broadcast(self, message: Message) -> None:
-        """To everyone signed in, on every process (not stored: a page that reconnects reloads
-        what such messages update)."""
+        """To every open page, visitors' too, on every process (not stored: a page that
+        reconnects reloads what such messages update). Nothing here may be anyone's own."""
         self.deliver_everyone(message)
         await self._publish({"to": None, "m": message})
 
@@ -314,9 +316,9 @@ class LiveHub:
                 log.exception("live: a subscriber failed")
 
     def deliver_everyone(self, message: Message) -> None:
-        """To every page open on this process."""
+        """To every page open on this process, visitors' too."""
         data = encode(message)
-        for subs in list(self.subscribers.values()):
+        for subs in [*self.subscribers.values(), self.visitors]:
             for sub in list(subs):
                 try:
                     sub.deliver(message, data)

@@ -1,5 +1,9 @@
 """The live channel's socket: ``/ws/me``, one per signed-in page. See docs/protocol.md.
 
+A visitor (no session) may open it too, with ``?visitor=1``: such a page hears what is told to
+everyone (``broadcast``: the tournaments' changes, the rated queue's count) and what it follows
+(``watch``: the public tables, the counts), nothing stored and nothing of anyone's own.
+
 Served straight from ASGI like the table socket (``TwentyNineApp`` hands it over before any
 middleware), with the table socket's cookie and origin checks. Every signed-in page keeps one
 open for as long as it is open, so a connection holds little: its socket, its reader's task,
@@ -23,6 +27,7 @@ from typing import Any
 from pydantic import TypeAdapter
 from starlette.types import Receive, Scope, Send
 
+from ..accounts.models import User
 from ..deps import user_from_token
 from ..security import SESSION_COOKIE, token_hash
 from ..tables.ws import Disconnected, Socket, _last_version, _origin_ok, _refuse, _short
@@ -34,8 +39,11 @@ log = logging.getLogger("twentynine.live")
 PATH = "/ws/me"
 MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MAX_MESSAGE = 1024
-#: what a page may follow (``watch``): the public tables, the counts of people online
-TOPICS = ("lobby", "counts")
+#: what a page may follow (``watch``): the public tables, the counts of people online, and
+#: (admins only) every table's changes
+TOPICS = ("lobby", "counts", "tables")
+#: visitors' pages a process keeps open at most (a visitor needs no account)
+MAX_VISITORS = 20000
 #: messages a page may have waiting; one that falls further behind is closed (code 4000) and
 #: reconnects, catching up from the store
 OUTBOX_LIMIT = 256
@@ -76,8 +84,9 @@ class Page:
         "ws",
     )
 
-    def __init__(self, ws: PageSocket, user_id: int, session: str = "") -> None:
+    def __init__(self, ws: PageSocket, user_id: int | None, session: str = "") -> None:
         self.ws = ws
+        #: None: a visitor's page
         self.user_id = user_id
         #: the hash of the session it was opened with (signing out closes that session's pages)
         self.session = session
@@ -173,7 +182,10 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
         return
     who = await _who(app, ws)
     if who is None:
-        await _refuse(ws, 4401, "sign in first")
+        if ws.query.get("visitor") == "1":
+            await _visitor(app, ws, scope)
+        else:
+            await _refuse(ws, 4401, "sign in first")
         return
     user_id, name = who
     session = token_hash(ws.cookie(SESSION_COOKIE) or "")
@@ -204,6 +216,32 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
         await page.stop()
 
 
+async def _visitor(app: Any, ws: PageSocket, scope: Scope) -> None:
+    """Serve a visitor's page: no catch-up (nothing is stored for a visitor), no presence."""
+    hub: LiveHub = app.state.live
+    if len(hub.visitors) >= MAX_VISITORS:
+        await _refuse(ws, 4429, "too many visitors; sign in, or try again later")
+        return
+    ws.forget_handshake()
+    scope["headers"] = []
+    try:
+        await ws.accept()
+    except Disconnected:
+        return
+    page = Page(ws, None)
+    hub.visitors.add(page)
+    try:
+        await _catch_up(hub, page, None, greet=True)
+        await _reader(hub, page, app.state.settings.socket_messages_per_10s)
+    except Disconnected:
+        pass
+    finally:
+        hub.visitors.discard(page)
+        for topic in TOPICS:
+            hub.watch(topic, page, False)
+        await page.stop()
+
+
 async def _who(app: Any, ws: PageSocket) -> tuple[int, str] | None:
     """The signed-in person's id and first name (in a function of its own: the database
     session and the account's row are let go here, not kept by the socket's long frame)."""
@@ -217,7 +255,10 @@ async def _catch_up(hub: LiveHub, page: Page, last_id: int | None, greet: bool) 
     if page.buffer is None:
         page.buffer = []
     store = hub.store
-    catch = await store.since(page.user_id, last_id) if store is not None else CatchUp([], 0, True)
+    if page.user_id is None or store is None:  # a visitor's page: nothing is stored for it
+        catch = CatchUp([], 0, True)
+    else:
+        catch = await store.since(page.user_id, last_id)
     hello: Message = {
         "type": "hello",
         "user_id": page.user_id,
@@ -227,7 +268,8 @@ async def _catch_up(hub: LiveHub, page: Page, last_id: int | None, greet: bool) 
     }
     if greet:
         hello.update(hub.presence.counts)
-        hello["friends"] = await hub.presence.friend_states(page.user_id)
+        if page.user_id is not None:
+            hello["friends"] = await hub.presence.friend_states(page.user_id)
     page.push(encode(hello))
     for message in catch.messages:
         page.push(encode(message))
@@ -268,8 +310,22 @@ async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
                 hub.watch("counts", page, message.counts)
                 if message.counts:  # the counts may have changed since hello: say them now
                     page.push(encode({"type": "counts", **hub.presence.counts}))
+            if message.tables is not None:
+                if message.tables and not await _is_admin(hub, page.user_id):
+                    _error(page, "forbidden", "only admins follow every table")
+                else:
+                    hub.watch("tables", page, message.tables)
         elif isinstance(message, Ping):
             page.push(b'{"type":"pong"}')
+
+
+async def _is_admin(hub: LiveHub, user_id: int | None) -> bool:
+    """Whether ``user_id`` is an admin now (asked when a page follows every table)."""
+    if user_id is None or hub.maker is None:
+        return False
+    async with hub.maker() as db:
+        user = await db.get(User, user_id)
+        return user is not None and user.is_admin and not user.disabled
 
 
 def _error(page: Page, reason: str, message: str) -> None:

@@ -12,7 +12,8 @@ over, the table closed …) and whose turn it is, so a deal's hundred changes co
 What it sends goes out from tasks of its own: the table's queue never waits for it.
 
 Who hears of a table: its seated people; for a hosted game also the host's friends (they may
-watch it); for a public table also the pages that show the lobby (they say so on the socket)."""
+watch it); for a public table also the pages that show the lobby (they say so on the socket);
+of every table, the admin pages that list them (``tables``, admins only)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ class TableNotices:
             self._changed(runtime, "hosted")
         elif info.kind == "public":
             self._changed(runtime, "opened")
+        else:  # a solo table, a tournament's match: only the admin page lists it
+            self._spawn(self.live.to_watchers("tables", self._message(runtime, "opened")))
 
     # -- from the table: after every stored change -----------------------------------------------
     def committed(self, runtime: Any, events: list[Message]) -> None:
@@ -124,6 +127,7 @@ class TableNotices:
         }
 
     async def _tell_changed(self, info: Any, seated: list[int], message: Message) -> None:
+        await self.live.to_watchers("tables", message)  # the admin page's list of tables
         people = set(seated)  # their Join and History tabs list the game
         if info.kind == "public":  # the open lobbies (not every page: there may be thousands)
             await self.live.to_watchers("lobby", message)
