@@ -2,7 +2,9 @@
 // which the server tells of every change they show — friend requests and answers, invitations,
 // games to join or watch, public tables, who is online. It reconnects by itself and catches up
 // (last_id); pages subscribe by message type with onLive(type, listener), or take every
-// message through an ``onLive(message)`` in what their render returned (router.js).
+// message through an ``onLive(message)`` in what their render returned (router.js). A visitor
+// who is not signed in has one too (?visitor=1): what every page hears (the tournaments'
+// changes) and the topics its pages follow, so that their pages are live as well.
 //
 // It also keeps what the header and the tab's title show: what waits for you (friend requests,
 // games to join), the people online and playing, your friends' presence; and it shows a notice
@@ -29,18 +31,21 @@ export const live = {
 const listeners = new Map(); // type ('*' for every message, 'resync', 'waiting') → Set
 let ws = null;
 let userId = null;
+let visiting = false; // a socket of a visitor who is not signed in
 let lastId = null;
 let attempt = 0;
 let timer = null;
 let pinger = null;
 let connectedBefore = false;
 // pages showing what only some pages show, by topic: the server tells this socket of it
-// (lobby: the public tables; counts: how many people are online and playing)
-const watchers = { lobby: 0, counts: 0 };
+// (lobby: the public tables; counts: how many people are online and playing; tables: every
+// table, for the admin page)
+const watchers = { lobby: 0, counts: 0, tables: 0 };
 
 function sendWatch() {
   if (ws && ws.readyState === WebSocket.OPEN) {
-    ws.send(JSON.stringify({ type: 'watch', lobby: watchers.lobby > 0, counts: watchers.counts > 0 }));
+    ws.send(JSON.stringify({ type: 'watch', lobby: watchers.lobby > 0,
+      counts: watchers.counts > 0, tables: watchers.tables > 0 }));
   }
 }
 
@@ -68,6 +73,12 @@ export function watchCounts() {
   return watch('counts');
 }
 
+/** Follow every table's changes (``table_changed``) until the returned function is called:
+ * the admin page's list (the server refuses it to a page that is not an admin's). */
+export function watchTables() {
+  return watch('tables');
+}
+
 /** Call ``listener(message)`` for each message of ``type``; returns the way to stop. */
 export function onLive(type, listener) {
   if (!listeners.has(type)) listeners.set(type, new Set());
@@ -87,7 +98,8 @@ function emit(type, message) {
 
 function url() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const query = lastId === null ? '' : `?last_id=${lastId}`;
+  let query = lastId === null ? '' : `?last_id=${lastId}`;
+  if (visiting) query = '?visitor=1';
   return `${proto}//${location.host}/ws/me${query}`;
 }
 
@@ -97,7 +109,7 @@ function connect() {
   ws = socket;
   socket.onopen = () => {
     attempt = 0;
-    if (watchers.lobby > 0 || watchers.counts > 0) sendWatch();
+    if (watchers.lobby > 0 || watchers.counts > 0 || watchers.tables > 0) sendWatch();
     clearInterval(pinger);
     pinger = setInterval(() => {
       if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');
@@ -116,7 +128,7 @@ function connect() {
       loadSession().then((user) => { if (!user || user.id !== was) show(); }).catch(() => {});
       return;
     }
-    if (FATAL.has(event.code) || !userId) return;
+    if (FATAL.has(event.code) || (!userId && !visiting)) return;
     const delay = Math.min(15000, 500 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
     attempt += 1;
     timer = setTimeout(connect, delay);
@@ -130,6 +142,7 @@ function stop() {
   ws = null;
   if (socket) socket.close();
   userId = null;
+  visiting = false;
   lastId = null;
   connectedBefore = false;
   live.presence.clear();
@@ -349,9 +362,13 @@ export async function loadPrefs() {
 // -- starting and stopping with the session --------------------------------------------------
 function follow(user) {
   const id = user ? user.id : null;
-  if (id === userId) return;
+  if (id === userId && (id || visiting)) return;
   stop();
-  if (!id) return;
+  if (!id) { // a visitor: live too, with what every page may hear
+    visiting = true;
+    connect();
+    return;
+  }
   userId = id;
   loadPrefs();
   connect();

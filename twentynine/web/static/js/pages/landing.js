@@ -34,18 +34,18 @@ export function render(root) {
     event.preventDefault();
     busy(form.querySelector('button'), () => playNow(form));
   });
-  // how many people are online and playing now (seed 002's menu), live for the signed-in
+  // how many people are online and playing now (seed 002's menu), live (a visitor's page has
+  // the live channel too)
   const counts = h('p', { class: 'live-counts', 'aria-live': 'polite' });
   const showCounts = ({ online, playing }) => {
     counts.textContent = online ? t('live_counts', { online, playing }) : '';
   };
-  const stops = [];
-  if (session.user) {
-    showCounts(live.counts);
-    stops.push(onLive('counts', () => showCounts(live.counts)),
-      onLive('hello', () => showCounts(live.counts)), watchCounts());
-  } else {
-    get('/api/live/counts').then(showCounts).catch(() => {});
+  showCounts(live.counts);
+  const stops = [onLive('counts', () => showCounts(live.counts)),
+    onLive('hello', () => showCounts(live.counts)), watchCounts()];
+  if (!live.counts.online) { // the channel's hello may not have come yet
+    get('/api/live/counts').then((now) => { if (!live.counts.online) showCounts(now); })
+      .catch(() => {});
   }
   const fan = h('div', { class: 'hero-fan', 'aria-hidden': 'true' },
     ['JS', '9H', 'AC', 'TD'].map((c) => cardEl(c)));
