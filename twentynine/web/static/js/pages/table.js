@@ -529,7 +529,7 @@ class TablePage {
           onclick: () => this.socket.send({ type: 'resume' }) }, t('resume')) : null,
         this.playAgainButton(ctx),
         table.status !== 'waiting' ? this.copyInviteButton() : null),
-      table.rated ? null : [ // (a rated game is never reset)
+      table.rated || table.kind === 'tournament' ? null : [ // (never a rated game or a match)
         h('h3', {}, t('resets')),
         h('div', { class: 'row resets', role: 'group', 'aria-label': t('resets'),
           'aria-describedby': 'reset-note' }, resets),
@@ -539,7 +539,7 @@ class TablePage {
         !you.spectator && ['public', 'private'].includes(table.kind)
           ? this.postButton(t('leave_table'), 'leave', () => go('lobby'),
             table.rated && table.status === 'playing' ? t('leave_rated_confirm') : null) : null,
-        you.host && table.kind !== 'solo'
+        you.host && !['solo', 'tournament'].includes(table.kind) // (a match closes by itself)
           ? this.postButton(t('close_table'), 'close', () => go('dashboard'),
             t('close_table_confirm')) : null,
         table.kind === 'solo' ? h('a', { class: 'button small', href: '#/' }, t('leave_table'))

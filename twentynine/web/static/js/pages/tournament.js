@@ -119,7 +119,7 @@ function organiserPanel(doc, act) {
   if (doc.status === 'registration') {
     const teams = h('input', { name: 'bot_teams', type: 'number', min: 1, max: 128, value: 1 });
     const level = selectEl('bot_level', ['random', 'beginner', 'intermediate', 'expert'].map(
-      (lv) => [lv, t('bot_named', { level: lv })]), 'intermediate');
+      (lv) => [lv, t('bot_named', { level: botName(lv) })]), 'intermediate');
     controls.push(h('div', { class: 'row' }, field(t('tour_bot_teams'), teams),
       field(t('tour_bot_level'), level),
       button(t('tour_add_bots'), () => act('/bots', { teams: Number(teams.value),

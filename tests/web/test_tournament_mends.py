@@ -1,0 +1,122 @@
+"""Tournaments in the browser, as organisers and entrants found them: live notices that can be
+read, the organiser's controls in the page's language, and a match table without the host's
+resets and close (the tournament owns it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..server.conftest import LiveServer
+from .conftest import Browser, sign_in_ui
+
+#: the contrast of a text's colour against what is behind it (WCAG's relative luminance); the
+#: background is what shows through every layer from the element up to the page
+CONTRAST = """(el) => {
+  const parse = (s) => {
+    let m = /rgba?\\(([^)]*)\\)/.exec(s);
+    if (m) {
+      const p = m[1].split(/[\\s,\\/]+/).filter(Boolean).map(Number);
+      return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    }
+    m = /color\\(srgb ([^)]*)\\)/.exec(s);
+    if (m) {
+      const p = m[1].split(/[\\s\\/]+/).filter(Boolean).map(Number);
+      return [p[0] * 255, p[1] * 255, p[2] * 255, p.length > 3 ? p[3] : 1];
+    }
+    throw new Error(`a colour not understood: ${s}`);
+  };
+  const layers = [];
+  for (let e = el; e; e = e.parentElement) layers.push(parse(getComputedStyle(e).backgroundColor));
+  let bg = [255, 255, 255];
+  for (const [r, g, b, a] of layers.reverse()) {
+    bg = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];
+  }
+  const [r, g, b, a] = parse(getComputedStyle(el).color);
+  const fg = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];
+  const lum = (c) => {
+    const [x, y, z] = c.map((v) => {
+      const s = v / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * x + 0.7152 * y + 0.0722 * z;
+  };
+  const [hi, lo] = [lum(fg), lum(bg)].sort((p, q) => q - p);
+  return (hi + 0.05) / (lo + 0.05);
+}"""
+
+
+async def organise(page: Any, **fields: Any) -> int:
+    made = await page.evaluate(
+        """async (body) => (await (await import('/static/js/api.js')).post('/api/tournaments',
+             body)).id""",
+        {"name": "Chematoodlon 29", "format": "knockout", "match_deals": 1, **fields},
+    )
+    return int(made)
+
+
+async def test_a_live_notice_can_be_read(event_live: LiveServer, chromium: Browser) -> None:
+    """The organiser is told of a new entry by a notice (a toast with an Open link): its words,
+    its link and its close button stand out from its background."""
+    org = await chromium.page(event_live.url)
+    await sign_in_ui(org, event_live, "org@example.com", "Org")
+    tid = await organise(org)
+    await org.goto(f"/#/tournament/{tid}")
+    await org.get_by_role("heading", name="Chematoodlon 29").wait_for()
+    ana = await event_live.sign_in("ana@example.com", "Ana")
+    r = await ana.post(f"/api/tournaments/{tid}/entries", json={})
+    assert r.status_code == 201, r.text
+    notice = org.locator(".tournament-notice[data-type=tournament_entry]")
+    await notice.wait_for()
+    for part in ("span", "a", "button"):
+        ratio = await notice.locator(part).first.evaluate(CONTRAST)
+        assert ratio >= 4.5, f"the notice's {part} has a contrast of {ratio:.2f}"
+    chromium.assert_clean()
+
+
+async def test_the_bot_levels_are_named_in_the_page_language(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    org = await chromium.page(event_live.url)
+    await sign_in_ui(org, event_live, "org@example.com", "Org")
+    tid = await organise(org)
+    await org.locator("#lang").select_option("bn")
+    await org.locator("html[lang=bn]").wait_for()
+    await org.goto(f"/#/tournament/{tid}")
+    options = org.locator("select[name=bot_level] option")
+    await options.first.wait_for(state="attached")
+    labels = await options.all_inner_texts()
+    strings = await org.evaluate("import('/static/js/strings/bn.js').then(m => m.default)")
+    levels = ["random", "beginner", "intermediate", "expert"]
+    assert labels == [
+        strings["bot_named"].format(level=strings[f"bot_level_{lv}"]) for lv in levels
+    ]
+    assert not any(re.search("[A-Za-z]", label) for label in labels), labels
+    chromium.assert_clean()
+
+
+async def test_the_organiser_at_a_match_table_has_no_resets_or_close(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    """The organiser hosts every match table, but a match is neither reset nor closed there:
+    its result is read from its deals, and it closes when it is decided."""
+    org = await chromium.page(event_live.url)
+    await sign_in_ui(org, event_live, "org@example.com", "Org")
+    tid = await organise(org, grace_seconds=600)
+    ana = await event_live.sign_in("ana@example.com", "Ana")
+    bo = await event_live.sign_in("bo@example.com", "Bo")
+    r = await ana.post(f"/api/tournaments/{tid}/entries", json={"partner_email": "bo@example.com"})
+    entry = r.json()["you"]["entry_id"]
+    await bo.post(f"/api/tournaments/{tid}/entries/{entry}/confirm")
+    await org.goto(f"/#/tournament/{tid}")
+    await org.get_by_label("Bot teams").fill("1")
+    await org.get_by_role("button", name="Add bot teams").click()
+    await org.locator("[data-entry-status=entered]").nth(1).wait_for()
+    await org.get_by_role("button", name="Start round 1").click()
+    await org.locator(".match-item [data-action=watch]").click()
+    await org.wait_for_url(re.compile(r"#/table/[\w-]+$"))
+    await org.locator("section.table-page").wait_for()
+    await org.get_by_role("button", name="Last trick").wait_for()  # the controls are drawn
+    assert await org.locator("[data-reset]").count() == 0
+    assert await org.get_by_role("button", name="Close the table").count() == 0
+    chromium.assert_clean()
