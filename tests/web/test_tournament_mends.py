@@ -120,3 +120,25 @@ async def test_the_organiser_at_a_match_table_has_no_resets_or_close(
     assert await org.locator("[data-reset]").count() == 0
     assert await org.get_by_role("button", name="Close the table").count() == 0
     chromium.assert_clean()
+
+
+async def test_a_visitor_not_signed_in_sees_the_event_move_on(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    """The tournament's page is open to all, but only the signed-in have a live channel: a
+    visitor's page looks again by itself, from the sign-up to the final ranking."""
+    org = await event_live.sign_in("org@example.com", "Org")
+    r = await org.post(
+        "/api/tournaments", json={"name": "Open day", "format": "knockout", "match_deals": 1}
+    )
+    tid = r.json()["id"]
+    visitor = await chromium.page(event_live.url)
+    await visitor.goto(f"/#/tournament/{tid}")
+    status = visitor.locator(".tournament-status")
+    await status.and_(visitor.locator("[data-status=registration]")).wait_for()
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 2, "level": "random"})
+    await visitor.locator(".entrants [data-entry-status=entered]").nth(1).wait_for()
+    await org.post(f"/api/tournaments/{tid}/start")
+    await visitor.locator(".ranking li[data-place='1']").wait_for(timeout=30_000)
+    assert await status.get_attribute("data-status") == "finished"
+    chromium.assert_clean()

@@ -11,6 +11,8 @@ import { bracketSvg } from '../tournament/bracket.js';
 import { statusText } from '../tournament/list.js';
 import { onLive } from '../tournament/live.js';
 
+const VISITOR_POLL_MS = 2000;
+
 export function render(root, route) {
   const id = Number(route.params[0]);
   const body = h('div', { class: 'tournament' }, loading());
@@ -36,8 +38,13 @@ export function render(root, route) {
     clearTimeout(timer);
     timer = setTimeout(load, 120);
   });
+  // a visitor who is not signed in has no live channel: their page looks again every little
+  // while until the event is over
+  const poll = setInterval(() => {
+    if (!session.user && !(doc && doc.status === 'finished')) load();
+  }, VISITOR_POLL_MS);
   return {
-    cleanup: () => { clearTimeout(timer); stop(); },
+    cleanup: () => { clearTimeout(timer); clearInterval(poll); stop(); },
     relabel: () => { if (doc) draw(body, doc, load); },
   };
 }
