@@ -218,6 +218,12 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
         )
         if not others:
             raise DeleteRefused("you are the only admin: make someone else an admin first")
+    events = await tournaments.not_over(db, uid)
+    if events:  # closing their match tables would leave the matches waiting for ever
+        raise DeleteRefused(
+            f"you organise a tournament that is not over ({', '.join(events)}): end it on "
+            "its page first"
+        )
     hosted = list(
         await db.scalars(
             select(GameTable.id).where(GameTable.host_id == uid, GameTable.status != "closed")

@@ -538,6 +538,17 @@ async def table_status(db: AsyncSession, table_ids: Sequence[str]) -> dict[str, 
     return {r.id: r for r in rows}
 
 
+async def not_over(db: AsyncSession, organiser_id: int) -> list[str]:
+    """The names of the events ``organiser_id`` organises that are not over (registration or
+    running): only they can run or end them, and their match tables are theirs."""
+    names = await db.scalars(
+        select(Tournament.name)
+        .where(Tournament.organiser_id == organiser_id, Tournament.status != "finished")
+        .order_by(Tournament.id)
+    )
+    return list(names)
+
+
 async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
     """What tournaments keep of ``user_id`` (the profile's download): the events they organise
     and their entries, alone or as someone's partner."""
