@@ -7,9 +7,17 @@ import { button, empty, when } from '../../ui.js';
 export const id = 'tables';
 export const title = 'admin_tables';
 
+/** How often the list looks again: the live channel tells an admin only of the tables they
+ * are at (or their friends host), not of every table opened, started or closed. */
+const LOOK_AGAIN_MS = 2000;
+
 export async function render(body, page) {
+  let shown = null;
   async function refresh() {
     const open = await get('/api/admin/tables');
+    const seen = JSON.stringify(open);
+    if (seen === shown) return; // unchanged: keep the list (and the focus in it)
+    shown = seen;
     replace(body, open.length
       ? h('ul', { class: 'table-list' }, open.map((table) => h('li', { class: 'table-item',
         'data-table': table.id },
@@ -26,6 +34,10 @@ export async function render(body, page) {
       : empty(t('no_open_tables')));
   }
   await refresh();
+  const timer = setInterval(() => {
+    if (!body.isConnected) clearInterval(timer); // the admin page is gone
+    else refresh().catch(() => {});
+  }, LOOK_AGAIN_MS);
   return {
     refresh,
     onLive(message) {
