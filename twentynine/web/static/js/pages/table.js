@@ -10,7 +10,7 @@ import { KEYS, cardActions, renderActions, renderFelt, renderHand, renderInfo, r
   renderScore, takeoverText } from '../table/render.js';
 import { bottomSeat } from '../table/seats.js';
 import { backNotice, clockOffset, tickClocks, turnSecondsLabel } from '../table/clock.js';
-import { confirmDialog, pageFrame } from '../ui.js';
+import { confirmDialog, pageFrame, signInLink } from '../ui.js';
 import { copyText, seatName, tableName } from '../tables.js';
 import { rulesData } from '../rulesform.js';
 import { loadRatings } from '../ratings.js';
@@ -22,8 +22,7 @@ const LOG_LINES = 60;
 export function render(root, route) {
   const tableId = route.params[0];
   if (!session.user) {
-    root.append(pageFrame(t('table'), h('p', {}, t('sign_in_to_play')),
-      h('a', { class: 'button primary', href: '#/signin' }, t('nav_sign_in'))));
+    root.append(pageFrame(t('table'), h('p', {}, t('sign_in_to_play')), signInLink()));
     return undefined;
   }
   const page = new TablePage(root, tableId, route.query.get('code'));

@@ -6,7 +6,7 @@ import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { isMember, session } from '../session.js';
 import { botName } from '../tables.js';
-import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
+import { button, empty, field, loading, pageFrame, selectEl, signInLink } from '../ui.js';
 import { bracketSvg } from '../tournament/bracket.js';
 import { statusText } from '../tournament/list.js';
 import { onLive } from '../tournament/live.js';
@@ -88,6 +88,9 @@ function section(title, ...children) {
 }
 
 function signUp(doc, act) {
+  if (!session.user && doc.registration_open) { // a visitor: sign in, and come back here
+    return section(t('tour_register'), h('p', {}, signInLink(t('tour_sign_in_to_register'))));
+  }
   if (!isMember()) return null;
   const mine = doc.entries.find((e) => e.id === doc.you.entry_id);
   if (mine) {

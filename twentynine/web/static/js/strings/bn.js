@@ -758,6 +758,7 @@ export default {
   tour_teams_count: "{max}টির মধ্যে {teams}টি দল",
   tour_organiser: "আয়োজক: {name}",
   tour_register: "নাম লেখান",
+  tour_sign_in_to_register: "নাম লেখাতে সাইন ইন করুন।",
   tour_partner_email: "সঙ্গীর ইমেল (একা নাম লেখাতে ফাঁকা রাখুন)",
   tour_team_name: "দলের নাম (ঐচ্ছিক)",
   tour_registered: "আপনার নাম: {status}",

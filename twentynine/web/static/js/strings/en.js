@@ -758,6 +758,7 @@ export default {
   tour_teams_count: "{teams} of {max} teams",
   tour_organiser: "Organiser: {name}",
   tour_register: "Register",
+  tour_sign_in_to_register: "Sign in to register.",
   tour_partner_email: "Your partner's email (leave empty to register alone)",
   tour_team_name: "Team name (optional)",
   tour_registered: "Your entry: {status}",

@@ -758,6 +758,7 @@ export default {
   tour_teams_count: "{max} में से {teams} टीमें",
   tour_organiser: "आयोजक: {name}",
   tour_register: "पंजीकरण करें",
+  tour_sign_in_to_register: "पंजीकरण के लिए साइन इन करें।",
   tour_partner_email: "साथी का ईमेल (अकेले पंजीकरण के लिए खाली छोड़ें)",
   tour_team_name: "टीम का नाम (वैकल्पिक)",
   tour_registered: "आपकी प्रविष्टि: {status}",

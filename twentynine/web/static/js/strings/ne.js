@@ -758,6 +758,7 @@ export default {
   tour_teams_count: "{max} मध्ये {teams} टोली",
   tour_organiser: "आयोजक: {name}",
   tour_register: "दर्ता गर्नुहोस्",
+  tour_sign_in_to_register: "दर्ता गर्न साइन इन गर्नुहोस्।",
   tour_partner_email: "साथीको इमेल (एक्लै दर्ता गर्न खाली छोड्नुहोस्)",
   tour_team_name: "टोलीको नाम (ऐच्छिक)",
   tour_registered: "तपाईंको दर्ता: {status}",
