@@ -142,3 +142,42 @@ async def test_a_visitor_not_signed_in_sees_the_event_move_on(
     await visitor.locator(".ranking li[data-place='1']").wait_for(timeout=30_000)
     assert await status.get_attribute("data-status") == "finished"
     chromium.assert_clean()
+
+
+async def test_a_match_decided_by_the_organiser_mid_deal_takes_no_more_moves(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    """Ana plays her match (with a bot partner: she entered alone); the organiser sets its
+    result while it is her turn. Her open page says the table is closed and offers no bid, no
+    pass and no card (it went on offering them, for a table that takes no move)."""
+    org = await event_live.sign_in("org@example.com", "Org")
+    r = await org.post(
+        "/api/tournaments",
+        json={"name": "Evening", "format": "knockout", "team_mode": "individuals",
+              "grace_seconds": 600},
+    )  # fmt: skip
+    tid = r.json()["id"]
+    ana = await chromium.page(event_live.url)
+    await sign_in_ui(ana, event_live, "ana@example.com", "Ana")
+    r = await ana.evaluate(
+        f"import('/static/js/api.js').then(m => m.post('/api/tournaments/{tid}/entries', {{}}))"
+    )
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    assert r.status_code == 200, r.text
+    (match,) = r.json()["rounds"][0]["matches"]
+    bots = match["b"] if match["a"] == r.json()["you"]["entry_id"] else match["a"]
+    await ana.goto(f"/#/table/{match['table_id']}")
+    await ana.get_by_role("button", name="Join").first.click()
+    table = ana.locator("section.table-page")
+    await ana.locator("section.table-page[data-my-turn=true]").wait_for()
+    r = await org.post(
+        f"/api/tournaments/{tid}/matches/{match['id']}/result", json={"winner": bots}
+    )
+    assert r.status_code == 200, r.text
+    await ana.locator("section.table-page[data-status=closed]").wait_for()
+    assert await ana.locator(".actions button[data-act]").count() == 0
+    assert await ana.locator(".hand button.card[data-legal=true]").count() == 0
+    assert await table.get_attribute("data-my-turn") == "false"
+    await ana.locator(".actions [data-closed]").wait_for()
+    chromium.assert_clean()

@@ -365,7 +365,7 @@ class TablePage {
       names: this.names(),
       ratings: this.ratings || null,
       rules: preset ? { ...preset.options, ...table.rules.options } : null,
-      live: true,
+      live: table.status !== 'closed', // a closed table takes no more moves
       clockOffset: this.clockOffset || 0,
       pending: this.pending,
       ui: this.ui,
@@ -381,7 +381,7 @@ class TablePage {
     if (!this.msg) return;
     const ctx = this.context();
     const { view, table } = ctx;
-    const mine = Boolean(view && ctx.me !== null && view.to_act.includes(ctx.me)
+    const mine = Boolean(ctx.live && view && ctx.me !== null && view.to_act.includes(ctx.me)
       && view.legal_json.length);
     Object.assign(this.section.dataset, {
       phase: view ? view.phase : 'none', version: String(this.msg.version),
@@ -393,7 +393,11 @@ class TablePage {
     replace(this.head, this.heading(ctx));
     keepFocus(this.section, () => {
       replace(this.felt, renderFelt(ctx));
-      replace(this.actions, table.status === 'waiting' ? this.waiting(ctx) : renderActions(ctx));
+      // (closed mid-deal, a tournament's match decided by its organiser say: no move is taken)
+      const closed = table.status === 'closed' ? h('div', { class: 'actions' },
+        h('p', { class: 'prompt', 'data-closed': 'true' }, t('ev_closed'))) : null;
+      replace(this.actions, table.status === 'waiting' ? this.waiting(ctx)
+        : closed || renderActions(ctx));
       replace(this.hand, renderHand(ctx));
       const kept = backNotice(ctx, () => this.socket.send({ type: 'back' }));
       if (Boolean(kept) !== this.keptShown) {
