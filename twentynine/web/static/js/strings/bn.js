@@ -234,6 +234,7 @@ export default {
   admin_kind_public: "সবার টেবিল",
   admin_kind_private: "ব্যক্তিগত টেবিল",
   admin_kind_solo: "বটের বিরুদ্ধে",
+  admin_kind_tournament: "টুর্নামেন্টের ম্যাচ",
   request_standard: "স্ট্যান্ডার্ড অ্যাকাউন্টের অনুরোধ করুন",
   tier_request_explain: "প্রশাসকদের কাছে স্ট্যান্ডার্ড অ্যাকাউন্ট চান: তা দিয়ে আপনি নিজের ও বন্ধুদের জন্য খেলা আয়োজন করতে পারবেন।",
   tier_request_note: "প্রশাসকদের জন্য একটি বার্তা (ইচ্ছা হলে)",

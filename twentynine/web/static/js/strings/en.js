@@ -234,6 +234,7 @@ export default {
   admin_kind_public: "public table",
   admin_kind_private: "private table",
   admin_kind_solo: "against bots",
+  admin_kind_tournament: "tournament match",
   request_standard: "Request a Standard account",
   tier_request_explain: "Ask the administrators for a standard account: it can host games for you and your friends.",
   tier_request_note: "A note for the administrators (optional)",

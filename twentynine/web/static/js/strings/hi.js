@@ -234,6 +234,7 @@ export default {
   admin_kind_public: "सार्वजनिक मेज़",
   admin_kind_private: "निजी मेज़",
   admin_kind_solo: "बॉट के विरुद्ध",
+  admin_kind_tournament: "टूर्नामेंट का मैच",
   request_standard: "स्टैंडर्ड खाते का अनुरोध करें",
   tier_request_explain: "प्रशासकों से स्टैंडर्ड खाता माँगें: उससे आप अपने और अपने दोस्तों के लिए खेल की मेज़बानी कर सकते हैं।",
   tier_request_note: "प्रशासकों के लिए एक संदेश (चाहें तो)",

@@ -234,6 +234,7 @@ export default {
   admin_kind_public: "सार्वजनिक टेबल",
   admin_kind_private: "निजी टेबल",
   admin_kind_solo: "बटहरूविरुद्ध",
+  admin_kind_tournament: "प्रतियोगिताको खेल",
   request_standard: "स्ट्यान्डर्ड खाताको अनुरोध गर्नुहोस्",
   tier_request_explain: "प्रशासकहरूसँग स्ट्यान्डर्ड खाता माग्नुहोस्: त्यसले तपाईं र तपाईंका साथीहरूका लागि खेल आयोजना गर्न सकिन्छ।",
   tier_request_note: "प्रशासकहरूका लागि एउटा सन्देश (चाहेमा)",

@@ -25,7 +25,8 @@ export async function render(body, page) {
         h('strong', {}, table.name || t(`admin_kind_${table.kind}`)),
         h('div', { class: 'muted' }, [t(`admin_kind_${table.kind}`), t(`status_${table.status}`),
           table.host || null, when(table.created_at)].filter(Boolean).join(' · '))),
-      button(t('close_table'), async () => {
+      table.kind === 'tournament' ? null : button(t('close_table'), async () => { // (a match
+        // closes when it is decided)
         if (!window.confirm(t('close_table_confirm'))) return;
         await post(`/api/admin/tables/${encodeURIComponent(table.id)}/close`);
         toast(t('table_closed_by_admin'));
