@@ -181,3 +181,37 @@ async def test_a_match_decided_by_the_organiser_mid_deal_takes_no_more_moves(
     assert await table.get_attribute("data-my-turn") == "false"
     await ana.locator(".actions [data-closed]").wait_for()
     chromium.assert_clean()
+
+
+async def test_the_page_says_when_registration_opens_and_closes(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    """Before registration opens the page had no form and no word of when it would: now it
+    gives the organiser's dates, and the form gives the closing one."""
+    org = await event_live.sign_in("org@example.com", "Org")
+    soon = {
+        "name": "Next month",
+        "format": "knockout",
+        "registration_opens_at": "2099-03-01T09:00:00Z",
+        "registration_closes_at": "2099-03-05T18:00:00Z",
+    }
+    later = (await org.post("/api/tournaments", json=soon)).json()["id"]
+    now = {
+        "name": "Open now",
+        "format": "knockout",
+        "registration_closes_at": soon["registration_closes_at"],
+    }
+    open_now = (await org.post("/api/tournaments", json=now)).json()["id"]
+    ana = await chromium.page(event_live.url)
+    await sign_in_ui(ana, event_live, "ana@example.com", "Ana")
+    await ana.goto(f"/#/tournament/{later}")
+    dates = ana.locator(".registration-window")
+    await dates.wait_for()
+    text = await dates.inner_text()
+    assert "Registration opens:" in text and "Registration closes:" in text, text
+    assert "2099" in text, text
+    assert await ana.get_by_role("button", name="Register").count() == 0
+    await ana.goto(f"/#/tournament/{open_now}")
+    form = ana.locator("form.register-form")
+    await form.locator(".registration-window", has_text="Registration closes:").wait_for()
+    chromium.assert_clean()

@@ -6,7 +6,9 @@ import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { isMember, session } from '../session.js';
 import { botName } from '../tables.js';
-import { button, empty, field, loading, pageFrame, selectEl, signInLink } from '../ui.js';
+import {
+  button, empty, field, loading, pageFrame, selectEl, signInLink, when,
+} from '../ui.js';
 import { bracketSvg } from '../tournament/bracket.js';
 import { statusText } from '../tournament/list.js';
 import { onLive } from '../tournament/live.js';
@@ -87,9 +89,24 @@ function section(title, ...children) {
   return h('section', { class: 'tournament-section' }, h('h2', {}, title), children);
 }
 
+/** When registration opens and closes (those the organiser set), while it may still come. */
+function registrationWindow(doc) {
+  if (doc.status !== 'registration') return null;
+  const lines = [['tour_opens', doc.registration_opens_at],
+    ['tour_closes', doc.registration_closes_at]].filter(([, at]) => at);
+  if (!lines.length) return null;
+  return h('p', { class: 'registration-window' }, lines.map(([key, at], i) => [i ? ' · ' : '',
+    `${t(key)}: `, h('time', { datetime: at }, when(at))]));
+}
+
 function signUp(doc, act) {
+  const dates = registrationWindow(doc);
   if (!session.user && doc.registration_open) { // a visitor: sign in, and come back here
-    return section(t('tour_register'), h('p', {}, signInLink(t('tour_sign_in_to_register'))));
+    return section(t('tour_register'), dates,
+      h('p', {}, signInLink(t('tour_sign_in_to_register'))));
+  }
+  if (!doc.registration_open && !doc.you.entry_id) {
+    return dates ? section(t('tour_register'), dates) : null;
   }
   if (!isMember()) return null;
   const mine = doc.entries.find((e) => e.id === doc.you.entry_id);
@@ -110,7 +127,7 @@ function signUp(doc, act) {
   const partner = h('input', { name: 'partner_email', type: 'email', autocomplete: 'off' });
   const name = h('input', { name: 'team_name', maxlength: 100 });
   const form = h('form', { class: 'stack register-form', 'aria-label': t('tour_register') },
-    doc.entry_note ? h('p', { class: 'prewrap hint' }, doc.entry_note) : null,
+    dates, doc.entry_note ? h('p', { class: 'prewrap hint' }, doc.entry_note) : null,
     doc.team_mode === 'pairs' ? field(t('tour_partner_email'), partner) : null,
     field(t('tour_team_name'), name),
     h('button', { type: 'submit', class: 'primary' }, t('tour_register')));
