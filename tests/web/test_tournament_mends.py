@@ -215,3 +215,27 @@ async def test_the_page_says_when_registration_opens_and_closes(
     form = ana.locator("form.register-form")
     await form.locator(".registration-window", has_text="Registration closes:").wait_for()
     chromium.assert_clean()
+
+
+async def test_the_standings_say_which_points_are_byes(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    """Three teams, a one-round Swiss: one sits out (a win). Its row had played 0, 0-0-0 and
+    1 point, a point from nowhere; the bye is now named beside the wins, draws and losses."""
+    org = await chromium.page(event_live.url)
+    await sign_in_ui(org, event_live, "org@example.com", "Org")
+    made = await org.evaluate(
+        """async () => { const api = await import('/static/js/api.js');
+             const t = await api.post('/api/tournaments', {name: 'Odd field', format: 'swiss',
+               rounds: 1, match_deals: 1});
+             await api.post(`/api/tournaments/${t.id}/bots`, {teams: 3, level: 'random'});
+             await api.post(`/api/tournaments/${t.id}/start`);
+             return t.id; }"""
+    )
+    await org.goto(f"/#/tournament/{made}")
+    await org.locator(".ranking li[data-place='1']").wait_for(timeout=30_000)
+    doc = await (await org.request.get(f"/api/tournaments/{made}")).json()
+    (sitter,) = doc["rounds"][0]["byes"]
+    row = org.locator(f"table.standings tr[data-entry='{sitter}'] td").nth(2)
+    assert await row.inner_text() == "0-0-0 + 1 bye"
+    chromium.assert_clean()

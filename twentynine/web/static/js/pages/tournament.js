@@ -181,7 +181,9 @@ function standings(doc, names) {
       h('thead', {}, h('tr', {}, head.map((k) => h('th', { scope: 'col' }, t(k))))),
       h('tbody', {}, doc.standings.map((s) => h('tr', { 'data-entry': s.entry },
         h('td', {}, String(s.rank)), h('th', { scope: 'row' }, names[s.entry] || '?'),
-        h('td', {}, String(s.played)), h('td', {}, `${s.won}-${s.drawn}-${s.lost}`),
+        h('td', {}, String(s.played)),
+        h('td', {}, `${s.won}-${s.drawn}-${s.lost}`, // a bye is a win: say where its point is
+          s.byes ? ` + ${s.byes} ${t('tour_bye')}` : ''),
         h('td', {}, String(s.points)), h('td', {}, String(s.buchholz)),
         h('td', {}, s.card_difference > 0 ? `+${s.card_difference}` : String(s.card_difference))
       ))))));
