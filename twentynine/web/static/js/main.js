@@ -45,6 +45,12 @@ function renderLanguage() {
   replace(select, Object.entries(LANGUAGES).map(([code, name]) =>
     h('option', { value: code, selected: code === language() }, name)));
   select.setAttribute('aria-label', t('language'));
+  // the page's frame (index.html) is written in English: say it in the page's language
+  const skip = document.querySelector('a.skip');
+  if (skip) skip.textContent = t('skip_to_content');
+  const brand = document.querySelector('header .brand');
+  if (brand) brand.setAttribute('aria-label', t('home_link'));
+  document.getElementById('nav').setAttribute('aria-label', t('nav_main'));
 }
 
 async function doSignOut() {
