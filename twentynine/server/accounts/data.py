@@ -229,6 +229,7 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
             select(GameTable.id).where(GameTable.host_id == uid, GameTable.status != "closed")
         )
     )
+    await tournaments.forget_entrant(db, uid, FORMER_PLAYER)  # (while its name is there)
     for table, column in owned_by_account():
         await db.execute(delete(table).where(column == uid))
     await safety.forget(db, uid)

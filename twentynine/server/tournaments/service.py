@@ -538,6 +538,29 @@ async def table_status(db: AsyncSession, table_ids: Sequence[str]) -> dict[str, 
     return {r.id: r for r in rows}
 
 
+async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> None:
+    """An entrant's account is being deleted (its name still stored): its entries in events not
+    started are withdrawn (a partner may enter again), and a team name made of the players'
+    first names says ``former`` in its place. An event under way keeps its teams."""
+    rows = await db.execute(
+        select(Entry, Tournament)
+        .join(Tournament, Tournament.id == Entry.tournament_id)
+        .where((Entry.user_id == user_id) | (Entry.partner_id == user_id))
+    )
+    for entry, t in rows.all():
+        players = [i for i in (entry.user_id, entry.partner_id) if i]
+        names = await names_of(db, set(players))
+        changed = entry.name == " & ".join(names.get(i, "") for i in players)
+        if changed:
+            entry.name = " & ".join(former if i == user_id else names.get(i, "") for i in players)
+        if t.status == "registration" and entry.status in ACTIVE:
+            entry.status = "withdrawn"
+            log(db, t, None, "withdrawn", entry=entry.id, account_deleted=True)
+            changed = True
+        if changed:
+            await bump(db, t)
+
+
 async def not_over(db: AsyncSession, organiser_id: int) -> list[str]:
     """The names of the events ``organiser_id`` organises that are not over (registration or
     running): only they can run or end them, and their match tables are theirs."""
