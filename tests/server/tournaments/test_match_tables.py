@@ -4,6 +4,8 @@ deals); the result is set on the tournament's page instead."""
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import FastAPI
 
 from .conftest import create, people, register_pair
@@ -54,3 +56,37 @@ async def test_an_admin_does_not_close_a_match_table_either(event_app: FastAPI) 
     assert "tournament" in r.json()["detail"]
     r = await ana.get(f"/api/tables/{table}")
     assert r.status_code == 200 and r.json()["status"] != "closed", r.text
+
+
+async def test_a_player_replaced_before_the_match_begins_gives_up_the_seat(
+    event_app: FastAPI,
+) -> None:
+    """Bo does not come to round 1; the organiser puts Cy in his place while the match's table
+    waits. Cy gets the seat (and the notice with the table), and can join; Bo no longer holds
+    it (before, the replacement counted only from the next round: Cy could not sit down, and
+    after the grace a bot played Bo's seat)."""
+    org, ana, bo, cy = await people(event_app, "Org", "Ana", "Bo", "Cy")
+    tid = (await create(org, grace_seconds=600))["id"]
+    entry = await register_pair(ana, bo, tid, "bo@example.com")
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    (match,) = r.json()["rounds"][0]["matches"]
+    table = match["table_id"]
+    bo_id = (await bo.get("/api/me")).json()["id"]
+    cy_id = (await cy.get("/api/me")).json()["id"]
+    heard = event_app.state.live.subscribe(cy_id)
+    r = await org.post(
+        f"/api/tournaments/{tid}/entries/{entry}/replace",
+        json={"user_id": bo_id, "email": "cy@example.com"},
+    )
+    assert r.status_code == 200, r.text
+    seats = (await ana.get(f"/api/tables/{table}")).json()["seats"]
+    assert [s["user_id"] for s in seats if s["user_id"] in (bo_id, cy_id)] == [cy_id]
+    notice = await asyncio.wait_for(heard.get(), 5)
+    while notice["type"] != "tournament_match":  # (the table's own news comes too)
+        notice = await asyncio.wait_for(heard.get(), 5)
+    assert notice["table_id"] == table and notice["entry_id"] == entry
+    r = await cy.post(f"/api/tables/{table}/join", json={})
+    assert r.status_code == 200, r.text
+    r = await bo.post(f"/api/tables/{table}/join", json={})
+    assert r.status_code == 403, r.text

@@ -228,8 +228,9 @@ async def withdraw(db: AsyncSession, t: Tournament, user: User, entry_id: int) -
 
 async def replace(
     db: AsyncSession, t: Tournament, user: User, entry_id: int, old: int, email: str
-) -> Entry:
-    """The organiser puts someone else in an entrant's place (their later matches)."""
+) -> tuple[Entry, User]:
+    """The organiser puts someone else in an entrant's place (their later matches, and the one
+    whose table still waits: see ``waiting_match``); the entry and the one put in."""
     as_organiser(t, user)
     if t.status == "finished":
         raise fail(409, "the tournament is over")
@@ -255,7 +256,21 @@ async def replace(
     await bump(db, t)
     log(db, t, user.id, "replaced", entry=entry.id, out=old, into=new.id)
     await db.commit()
-    return entry
+    return entry, new
+
+
+async def waiting_match(db: AsyncSession, t: Tournament, entry_id: int) -> Match | None:
+    """The entry's match of the current round while its table waits for its players."""
+    found: Match | None = await db.scalar(
+        select(Match).where(
+            Match.tournament_id == t.id,
+            Match.round_no == t.current_round,
+            Match.status == "waiting",
+            Match.table_id.is_not(None),
+            (Match.entry_a == entry_id) | (Match.entry_b == entry_id),
+        )
+    )
+    return found
 
 
 async def add_bots(db: AsyncSession, t: Tournament, user: User, body: AddBots) -> list[Entry]:
