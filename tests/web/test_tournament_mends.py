@@ -239,3 +239,33 @@ async def test_the_standings_say_which_points_are_byes(
     row = org.locator(f"table.standings tr[data-entry='{sitter}'] td").nth(2)
     assert await row.inner_text() == "0-0-0 + 1 bye"
     chromium.assert_clean()
+
+
+async def test_a_match_tables_video_call_is_for_its_players(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    """At a match's table Ana (a player) has the event's video-call link; Dee, watching, has
+    none (the tournament's page gives it to the entrants only)."""
+    org = await event_live.sign_in("org@example.com", "Org")
+    link = "https://meet.example.com/room-of-the-event"
+    r = await org.post(
+        "/api/tournaments",
+        json={"name": "Evening", "format": "knockout", "team_mode": "individuals",
+              "grace_seconds": 600, "conference_url": link},
+    )  # fmt: skip
+    tid = r.json()["id"]
+    ana_api = await event_live.sign_in("ana@example.com", "Ana")
+    await ana_api.post(f"/api/tournaments/{tid}/entries", json={})
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    table = r.json()["rounds"][0]["matches"][0]["table_id"]
+    ana, dee = await chromium.page(event_live.url), await chromium.page(event_live.url)
+    await sign_in_ui(ana, event_live, "ana@example.com", "Ana")
+    await sign_in_ui(dee, event_live, "dee@example.com", "Dee")
+    for page in (ana, dee):
+        await page.goto(f"/#/table/{table}")
+        await page.get_by_role("button", name="Last trick").wait_for()
+    call = ana.get_by_role("link", name="Join the video call")
+    assert await call.get_attribute("href") == link
+    assert await dee.get_by_role("link", name="Join the video call").count() == 0
+    chromium.assert_clean()

@@ -8,6 +8,8 @@ import asyncio
 
 from fastapi import FastAPI
 
+from ..conftest import LiveServer
+from ..tables.wsclient import TableSocket
 from .conftest import create, people, register_pair
 
 
@@ -90,3 +92,32 @@ async def test_a_player_replaced_before_the_match_begins_gives_up_the_seat(
     assert r.status_code == 200, r.text
     r = await bo.post(f"/api/tables/{table}/join", json={})
     assert r.status_code == 403, r.text
+
+
+async def test_the_video_call_link_goes_to_the_players_and_the_organiser_only(
+    live: LiveServer,
+) -> None:
+    """The tournament's page gives its video-call link to the organiser and the entrants only;
+    anyone signed in may watch a match, and its table gave the link to every watcher (on its
+    page, and from GET /api/tables/{id})."""
+    org, ana, bo, dee = [
+        await live.sign_in(f"{n.lower()}@example.com", n) for n in ("Org", "Ana", "Bo", "Dee")
+    ]
+    link = "https://meet.example.com/room-of-the-event"
+    tid = (await create(org, grace_seconds=600, conference_url=link))["id"]
+    await register_pair(ana, bo, tid, "bo@example.com")
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    table = r.json()["rounds"][0]["matches"][0]["table_id"]
+    assert (await dee.get(f"/api/tournaments/{tid}")).json()["conference_url"] == ""
+    for client, sees in ((ana, link), (org, link), (dee, "")):
+        r = await client.get(f"/api/tables/{table}")
+        assert r.status_code == 200, r.text
+        assert r.json()["conference_url"] == sees
+        socket = await TableSocket(live, client, table).connect()
+        assert socket.state is not None
+        shown = socket.state["table"]["you"].get(
+            "conference_url", socket.state["table"]["conference_url"]
+        )
+        assert shown == sees
+        await socket.close()

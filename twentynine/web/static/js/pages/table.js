@@ -414,8 +414,10 @@ class TablePage {
 
   heading(ctx) {
     const { table } = ctx;
-    const conference = table.conference_url
-      ? h('a', { class: 'button conference', href: table.conference_url, target: '_blank',
+    const link = (table.you && table.you.conference_url) || table.conference_url; // (a match's:
+    // its players' and organiser's own)
+    const conference = link
+      ? h('a', { class: 'button conference', href: link, target: '_blank',
         rel: 'noopener noreferrer' }, t('conference_join')) : null;
     return [
       h('div', { class: 'table-title' },
