@@ -53,6 +53,19 @@ async def web_live(tmp_path: Path) -> AsyncIterator[LiveServer]:
 
 
 @pytest_asyncio.fixture
+async def event_live(tmp_path: Path) -> AsyncIterator[LiveServer]:
+    """A real server whose tournament owner looks for results often (tournament tests)."""
+    settings = live_settings(
+        tmp_path,
+        f"sqlite+aiosqlite:///{tmp_path / 'web.db'}",
+        extra={"tournament_poll_seconds": 0.2},
+    )
+    server, stop = await start_live(settings)
+    yield server
+    await stop()
+
+
+@pytest_asyncio.fixture
 async def web_app(tmp_path: Path) -> AsyncIterator[FastAPI]:
     """The app in process (no browser), for the client's HTTP endpoints."""
     settings = live_settings(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'app.db'}")

@@ -8,28 +8,13 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest_asyncio
-
-from ..server.conftest import LiveServer, live_settings, start_live
+from ..server.conftest import LiveServer
 from .conftest import Browser, shot, sign_in_ui
 
 SHOTS = Path("/tmp/shots")
-
-
-@pytest_asyncio.fixture
-async def event_live(tmp_path: Path) -> AsyncIterator[LiveServer]:
-    settings = live_settings(
-        tmp_path,
-        f"sqlite+aiosqlite:///{tmp_path / 'web.db'}",
-        extra={"tournament_poll_seconds": 0.2},
-    )
-    server, stop = await start_live(settings)
-    yield server
-    await stop()
 
 
 async def keep(page: Any, name: str, locator: Any | None = None) -> None:

@@ -33,6 +33,8 @@ async def test_creating_needs_a_standard_account_and_a_sound_body(event_app: Fas
         {"name": "x", "format": "round_robin", "max_teams": 9},
         {"name": "x", "format": "league"},
         {"name": "", "format": "knockout"},
+        {"name": "   ", "format": "knockout"},  # a name of spaces is no name
+        {"name": "x", "format": "swiss", "rounds": 3, "max_teams": 4},  # could never start
         {"name": "x", "format": "knockout", "rules": {"preset": "nope"}},
         {"name": "x", "format": "knockout", "conference_url": "http://meet.example.com/a"},
         {"name": "x", "format": "swiss", "rounds": 2, "third_place": True},

@@ -218,11 +218,18 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
         )
         if not others:
             raise DeleteRefused("you are the only admin: make someone else an admin first")
+    events = await tournaments.not_over(db, uid)
+    if events:  # closing their match tables would leave the matches waiting for ever
+        raise DeleteRefused(
+            f"you organise a tournament that is not over ({', '.join(events)}): end it on "
+            "its page first"
+        )
     hosted = list(
         await db.scalars(
             select(GameTable.id).where(GameTable.host_id == uid, GameTable.status != "closed")
         )
     )
+    await tournaments.forget_entrant(db, uid, FORMER_PLAYER)  # (while its name is there)
     for table, column in owned_by_account():
         await db.execute(delete(table).where(column == uid))
     await safety.forget(db, uid)

@@ -147,12 +147,24 @@ async def me(user: CurrentUser) -> UserOut:
 
 
 @router.patch("/api/me")
-async def update_me(body: ProfileUpdate, user: CurrentUser, db: SessionDep) -> UserOut:
+async def update_me(
+    body: ProfileUpdate, request: Request, user: CurrentUser, db: SessionDep
+) -> UserOut:
     fresh = await db.get(User, user.id)
     assert fresh is not None
     for key, value in body.model_dump(exclude_none=True).items():
         setattr(fresh, key, value.strip() if isinstance(value, str) else value)
     await db.commit()
+    # the person's other open pages (another device) take the new name and choices
+    await request.app.state.live.send(
+        [fresh.id],
+        {
+            "type": "account_changed",
+            "user_id": fresh.id,
+            "tier": fresh.tier,
+            "is_admin": fresh.is_admin,
+        },
+    )
     return user_out(fresh)
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, EmailStr, Field
+from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator
 
 from ..validation import Line
 
@@ -31,6 +31,13 @@ class ProfileUpdate(BaseModel):
     card_deck: str | None = Field(default=None, max_length=40, pattern=r"^[a-z0-9_-]+$")
     table_theme: str | None = Field(default=None, max_length=40, pattern=r"^[a-z0-9_-]+$")
     language: Literal["en", "bn", "hi", "ne"] | None = None
+
+    @field_validator("first_name")
+    @classmethod
+    def _named(cls, name: str | None) -> str | None:
+        if name is not None and not name.strip():
+            raise ValueError("a first name cannot be blank")
+        return name
 
 
 class UserOut(BaseModel):

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..accounts.models import User
 from ..accounts.signout import end_presence
 from ..deps import AdminUser, CurrentUser, SessionDep
+from ..tables.models import GameTable
 from . import requests, service
 from .models import TierRequest
 from .schemas import (
@@ -227,9 +228,19 @@ async def open_tables(admin: AdminUser, db: SessionDep) -> list[AdminTableOut]:
 
 
 @router.post("/api/admin/tables/{table_id}/close")
-async def close_open_table(table_id: TableId, request: Request, admin: AdminUser) -> dict[str, Any]:
+async def close_open_table(
+    table_id: TableId, request: Request, admin: AdminUser, db: SessionDep
+) -> dict[str, Any]:
     """Close a table for good, whoever hosts it; everyone at it is told as when a host
-    closes it."""
+    closes it. Not a tournament's match: its table closes when the match is decided (closed
+    before, the match would wait for ever)."""
+    row = await db.get(GameTable, table_id)
+    if row is not None and row.kind == "tournament" and row.status != "closed":
+        raise HTTPException(
+            status_code=409,
+            detail="a tournament's match table closes when the match is decided; its "
+            "organiser sets the result or ends the tournament on its page",
+        )
     if not await close_table(request.app, table_id):
         raise HTTPException(status_code=404, detail="no open table with that id")
     return {"closed": True}

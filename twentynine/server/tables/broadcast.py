@@ -49,7 +49,8 @@ class Broadcast(TableParts):
             "status": self.status,
             "rules": self.info.rules_spec.to_json(),
             "direction": self.rules.direction,
-            "conference_url": self.info.conference_url,
+            # (a tournament's: in each player's and the organiser's "you", see ``conference_for``)
+            "conference_url": "" if self.info.kind == "tournament" else self.info.conference_url,
             "spectators_see": self.info.spectators_see,
             "takeover_seconds": self.info.takeover_seconds,
             "turn_seconds": self.info.turn_seconds,
@@ -82,7 +83,7 @@ class Broadcast(TableParts):
         return out
 
     def _you(self, conn: Connection) -> dict[str, Any]:
-        return {
+        you: dict[str, Any] = {
             "user_id": conn.user_id,
             "seat": conn.seat,
             "spectator": conn.spectator,
@@ -90,6 +91,20 @@ class Broadcast(TableParts):
             "sees": sorted(self.viewer_seats(conn)) if conn.spectator else [conn.seat],
             "can_toggle": conn.spectator and self.info.spectators_see != "none",
         }
+        if self.info.kind == "tournament":
+            you["conference_url"] = self.conference_for(conn.user_id)
+        return you
+
+    def conference_for(self, user_id: int | None) -> str:
+        """The video-call link ``user_id`` is given. A tournament's goes to the match's players
+        and its organiser only (as on the tournament's page): anyone signed in may watch."""
+        if self.info.kind != "tournament":
+            return self.info.conference_url
+        if user_id is not None and (
+            user_id == self.info.host_id or self.seat_of(user_id) is not None
+        ):
+            return self.info.conference_url
+        return ""
 
     def message_for(
         self,

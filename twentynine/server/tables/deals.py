@@ -135,6 +135,12 @@ class DealFlow(TableParts):
                 raise TableError("not_host", "only the host can reset")
             if self.info.rated:
                 raise TableError("rated", "a rated game cannot be reset")
+            if self.info.kind == "tournament":  # its result is read from the stored deals
+                raise TableError(
+                    "tournament",
+                    "a tournament's match cannot be reset; its organiser sets the result "
+                    "on the tournament's page",
+                )
             if what not in RESETS:
                 raise TableError("bad_reset", f"reset one of: {', '.join(RESETS)}")
             if self.game is None:

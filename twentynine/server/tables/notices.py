@@ -176,6 +176,7 @@ CHANGES = {
     "resumed": "resumed",
     "seat_taken": "seats",
     "seat_left": "seats",
+    "seat_handed_over": "seats",
     "bots_seated": "seats",
 }
 

@@ -217,6 +217,7 @@ async def table_info(
 ) -> dict[str, Any]:
     row, runtime = await _table(request, db, table_id, user, code)
     info = runtime.table_json()
+    info["conference_url"] = runtime.conference_for(user.id)
     if row.host_id == user.id:
         info["invite_code"] = row.invite_code
     return info

@@ -291,6 +291,12 @@ class TableRuntime(
         async def command() -> None:
             if not force and (user_id is None or user_id != self.info.host_id):
                 raise TableError("not_host", "only the host can close the table")
+            if not force and self.info.kind == "tournament":  # the tournament closes it
+                raise TableError(
+                    "tournament",
+                    "a tournament's match table closes when the match is decided; its "
+                    "organiser sets the result or ends the tournament on its page",
+                )
             if not force and ratings_hooks.in_play(self):
                 raise TableError(
                     "rated", "a rated game in play cannot be closed; leave it (a loss)"

@@ -92,6 +92,26 @@ class SeatCommands(TableParts):
         result: int = await self.submit(command)
         return result
 
+    async def hand_over(self, old_user: int, new_user: int, name: str) -> bool:
+        """Someone else takes ``old_user``'s place (a tournament's organiser replaced a player):
+        while the table waits for its players the seat is ``new_user``'s, to join when they
+        come. False once the game has begun (the seat stays, a stand-in may play it)."""
+
+        async def command() -> bool:
+            seat_no = self.seat_of(old_user)
+            if self.status != "waiting" or seat_no is None:
+                return False
+            seat = self.seats[seat_no]
+            seat.user_id, seat.name, seat.joined = new_user, name, False
+            for conn in self.conns:  # the one replaced watches on, as anyone may
+                if conn.seat == seat_no:
+                    conn.seat = None
+            await self._commit([{"type": "seat_handed_over", "seat": seat_no}], seats_changed=True)
+            return True
+
+        result: bool = await self.submit(command)
+        return result
+
     def _free_seat(self, wanted: int | None) -> int:
         order = [wanted] if wanted is not None else []
         order += [i for i, s in enumerate(self.seats) if s.empty]

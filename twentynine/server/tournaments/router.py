@@ -16,7 +16,7 @@ from ..deps import MemberUser, OptionalUser, SessionDep
 from ..tables.service import AccessError
 from . import conduct, service
 from .models import Tournament
-from .owner import TournamentOwner
+from .owner import TournamentOwner, match_notices
 from .schemas import (
     AddBots,
     AdjustResult,
@@ -175,7 +175,15 @@ async def replace(
 ) -> dict[str, Any]:
     t = await _tournament(db, tournament_id)
     with _as_http():
-        await service.replace(db, t, user, entry_id, body.user_id, body.email)
+        entry, new = await service.replace(db, t, user, entry_id, body.user_id, body.email)
+    m = await service.waiting_match(db, t, entry.id)
+    runtime = await request.app.state.tables.get(m.table_id) if m and m.table_id else None
+    # the match still waits for its players: the seat is the new person's, and so is its notice
+    if m and runtime and await runtime.hand_over(body.user_id, new.id, new.first_name):
+        teams = {e.id: e for e in await service.entries_of(db, t.id)}
+        for _, notice in match_notices(t, m, teams):
+            if notice["entry_id"] == entry.id:
+                await request.app.state.live.send([new.id], notice)
     return await _after_entry(request, db, t, user)
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from ...bots import LEVELS
 from ..tables.schemas import RulesIn
 from ..validation import Line, Text
+from .pairing import swiss_max_rounds
 
 Level = Literal["random", "beginner", "intermediate", "expert"]
 assert set(Level.__args__) == set(LEVELS)  # type: ignore[attr-defined]
@@ -58,6 +59,13 @@ class CreateTournament(BaseModel):
     #: a knockout's losing semi-finalists play for third place
     third_place: bool = False
 
+    @field_validator("name")
+    @classmethod
+    def _named(cls, name: str) -> str:
+        if not name.strip():
+            raise ValueError("a tournament needs a name")
+        return name.strip()
+
     @field_validator("conference_url")
     @classmethod
     def _link(cls, url: str) -> str:
@@ -80,6 +88,11 @@ class CreateTournament(BaseModel):
             self.max_teams = 8 if self.format == "round_robin" else 16
         if self.format == "round_robin" and self.max_teams > 8:
             raise ValueError("a round robin takes at most 8 teams")
+        if self.rounds is not None and self.rounds > swiss_max_rounds(self.max_teams):
+            raise ValueError(  # it could never start (conduct.py refuses it then)
+                f"{self.rounds} Swiss rounds need at least {2 * self.rounds} teams; "
+                f"the field takes at most {self.max_teams}"
+            )
         if self.third_place and self.format != "knockout":
             raise ValueError("a third-place match is for a knockout")
         opens, closes = self.registration_opens_at, self.registration_closes_at

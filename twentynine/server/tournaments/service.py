@@ -228,8 +228,9 @@ async def withdraw(db: AsyncSession, t: Tournament, user: User, entry_id: int) -
 
 async def replace(
     db: AsyncSession, t: Tournament, user: User, entry_id: int, old: int, email: str
-) -> Entry:
-    """The organiser puts someone else in an entrant's place (their later matches)."""
+) -> tuple[Entry, User]:
+    """The organiser puts someone else in an entrant's place (their later matches, and the one
+    whose table still waits: see ``waiting_match``); the entry and the one put in."""
     as_organiser(t, user)
     if t.status == "finished":
         raise fail(409, "the tournament is over")
@@ -255,7 +256,21 @@ async def replace(
     await bump(db, t)
     log(db, t, user.id, "replaced", entry=entry.id, out=old, into=new.id)
     await db.commit()
-    return entry
+    return entry, new
+
+
+async def waiting_match(db: AsyncSession, t: Tournament, entry_id: int) -> Match | None:
+    """The entry's match of the current round while its table waits for its players."""
+    found: Match | None = await db.scalar(
+        select(Match).where(
+            Match.tournament_id == t.id,
+            Match.round_no == t.current_round,
+            Match.status == "waiting",
+            Match.table_id.is_not(None),
+            (Match.entry_a == entry_id) | (Match.entry_b == entry_id),
+        )
+    )
+    return found
 
 
 async def add_bots(db: AsyncSession, t: Tournament, user: User, body: AddBots) -> list[Entry]:
@@ -536,6 +551,40 @@ async def table_status(db: AsyncSession, table_ids: Sequence[str]) -> dict[str, 
         return {}
     rows = await db.scalars(select(GameTable).where(GameTable.id.in_(list(table_ids))))
     return {r.id: r for r in rows}
+
+
+async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> None:
+    """An entrant's account is being deleted (its name still stored): its entries in events not
+    started are withdrawn (a partner may enter again), and a team name made of the players'
+    first names says ``former`` in its place. An event under way keeps its teams."""
+    rows = await db.execute(
+        select(Entry, Tournament)
+        .join(Tournament, Tournament.id == Entry.tournament_id)
+        .where((Entry.user_id == user_id) | (Entry.partner_id == user_id))
+    )
+    for entry, t in rows.all():
+        players = [i for i in (entry.user_id, entry.partner_id) if i]
+        names = await names_of(db, set(players))
+        changed = entry.name == " & ".join(names.get(i, "") for i in players)
+        if changed:
+            entry.name = " & ".join(former if i == user_id else names.get(i, "") for i in players)
+        if t.status == "registration" and entry.status in ACTIVE:
+            entry.status = "withdrawn"
+            log(db, t, None, "withdrawn", entry=entry.id, account_deleted=True)
+            changed = True
+        if changed:
+            await bump(db, t)
+
+
+async def not_over(db: AsyncSession, organiser_id: int) -> list[str]:
+    """The names of the events ``organiser_id`` organises that are not over (registration or
+    running): only they can run or end them, and their match tables are theirs."""
+    names = await db.scalars(
+        select(Tournament.name)
+        .where(Tournament.organiser_id == organiser_id, Tournament.status != "finished")
+        .order_by(Tournament.id)
+    )
+    return list(names)
 
 
 async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:

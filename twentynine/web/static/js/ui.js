@@ -46,6 +46,14 @@ export function button(label, onclick, attrs = {}) {
   return el;
 }
 
+/** A link to sign in that comes back to the page shown now (its address, query and all: a
+ * private table's invite code, say) once signed in. */
+export function signInLink(label = t('nav_sign_in')) {
+  const here = location.hash.replace(/^#\/?/, '');
+  return h('a', { class: 'button primary', href: `#/signin?next=${encodeURIComponent(here)}` },
+    label);
+}
+
 export function empty(text) {
   return h('p', { class: 'empty' }, text);
 }

@@ -1,6 +1,6 @@
 // The admin page (admins only): one section each for what admins look after. A section is a
 // module under pages/admin/ exporting {id, title, render(body, page)}; render fills its body
-// and returns {refresh, onLive(message)} (both optional); after an action that others may
+// and returns {refresh, onLive(message), stop} (each optional; stop: the page is left); after an action that others may
 // show (a grant changes an account's tier) it calls page.changed(). To add a section, add its
 // module to SECTIONS.
 import { h, replace } from '../dom.js';
@@ -42,6 +42,9 @@ export function render(root) {
      * sees it. */
     onLive(message) {
       for (const section of handles) if (section.onLive) section.onLive(message);
+    },
+    cleanup() {
+      for (const section of handles) if (section.stop) section.stop();
     },
   };
 }

@@ -6,7 +6,7 @@ import { go } from '../router.js';
 import { setUser } from '../session.js';
 import { busy, field, pageFrame } from '../ui.js';
 
-function emailStep(box) {
+function emailStep(box, next) {
   const form = h('form', { class: 'stack', 'aria-label': t('signin_email_step') },
     field(t('email'), h('input', { name: 'email', type: 'email', required: true,
       autocomplete: 'email', inputmode: 'email' })),
@@ -20,27 +20,28 @@ function emailStep(box) {
     const name = String(data.get('first_name') || '').trim();
     busy(form.querySelector('button'), async () => {
       await post('/api/auth/email', name ? { email, first_name: name } : { email });
-      codeStep(box, email);
+      codeStep(box, email, next);
     });
   });
   replace(box, form);
   form.querySelector('input').focus();
 }
 
-function codeStep(box, email) {
+function codeStep(box, email, next) {
   const input = h('input', { name: 'code', required: true, inputmode: 'numeric',
     pattern: '[0-9]{6}', maxlength: 6, autocomplete: 'one-time-code' });
   const form = h('form', { class: 'stack', 'aria-label': t('signin_code_step') },
     h('p', { role: 'status' }, t('code_sent', { email })),
     field(t('code'), input, t('code_hint')),
     h('button', { type: 'submit', class: 'primary' }, t('sign_in')),
-    h('button', { type: 'button', class: 'link', onclick: () => emailStep(box) }, t('other_email')));
+    h('button', { type: 'button', class: 'link', onclick: () => emailStep(box, next) },
+      t('other_email')));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     busy(form.querySelector('button'), async () => {
       const user = await post('/api/auth/code', { email, code: input.value.trim() });
       await setUser(user);
-      go('dashboard');
+      go(next || 'dashboard');
     });
   });
   replace(box, form);
@@ -55,11 +56,19 @@ async function providers(list) {
       p.title || p.name))));
 }
 
-export function render(root) {
+/** Where to go once signed in: the page that sent the visitor here (``?next=``, a route of
+ * this site's own: the router only ever goes to an address within the page). */
+function nextRoute(route) {
+  const next = (route && route.query.get('next')) || '';
+  return next.replace(/^[#/]+/, '');
+}
+
+export function render(root, route) {
+  const next = nextRoute(route);
   const box = h('div', { class: 'signin-box' });
   const list = h('div', { class: 'providers' });
   root.append(pageFrame(t('sign_in'), h('p', {}, t('signin_intro')), box, list,
     h('p', { class: 'muted' }, h('a', { href: '#/privacy' }, t('privacy_link')))));
-  emailStep(box);
+  emailStep(box, next);
   providers(list);
 }

@@ -10,7 +10,7 @@ import { KEYS, cardActions, renderActions, renderFelt, renderHand, renderInfo, r
   renderScore, takeoverText } from '../table/render.js';
 import { bottomSeat } from '../table/seats.js';
 import { backNotice, clockOffset, tickClocks, turnSecondsLabel } from '../table/clock.js';
-import { confirmDialog, pageFrame } from '../ui.js';
+import { confirmDialog, pageFrame, signInLink } from '../ui.js';
 import { copyText, seatName, tableName } from '../tables.js';
 import { rulesData } from '../rulesform.js';
 import { loadRatings } from '../ratings.js';
@@ -22,8 +22,7 @@ const LOG_LINES = 60;
 export function render(root, route) {
   const tableId = route.params[0];
   if (!session.user) {
-    root.append(pageFrame(t('table'), h('p', {}, t('sign_in_to_play')),
-      h('a', { class: 'button primary', href: '#/signin' }, t('nav_sign_in'))));
+    root.append(pageFrame(t('table'), h('p', {}, t('sign_in_to_play')), signInLink()));
     return undefined;
   }
   const page = new TablePage(root, tableId, route.query.get('code'));
@@ -366,7 +365,7 @@ class TablePage {
       names: this.names(),
       ratings: this.ratings || null,
       rules: preset ? { ...preset.options, ...table.rules.options } : null,
-      live: true,
+      live: table.status !== 'closed', // a closed table takes no more moves
       clockOffset: this.clockOffset || 0,
       pending: this.pending,
       ui: this.ui,
@@ -382,7 +381,7 @@ class TablePage {
     if (!this.msg) return;
     const ctx = this.context();
     const { view, table } = ctx;
-    const mine = Boolean(view && ctx.me !== null && view.to_act.includes(ctx.me)
+    const mine = Boolean(ctx.live && view && ctx.me !== null && view.to_act.includes(ctx.me)
       && view.legal_json.length);
     Object.assign(this.section.dataset, {
       phase: view ? view.phase : 'none', version: String(this.msg.version),
@@ -394,7 +393,11 @@ class TablePage {
     replace(this.head, this.heading(ctx));
     keepFocus(this.section, () => {
       replace(this.felt, renderFelt(ctx));
-      replace(this.actions, table.status === 'waiting' ? this.waiting(ctx) : renderActions(ctx));
+      // (closed mid-deal, a tournament's match decided by its organiser say: no move is taken)
+      const closed = table.status === 'closed' ? h('div', { class: 'actions' },
+        h('p', { class: 'prompt', 'data-closed': 'true' }, t('ev_closed'))) : null;
+      replace(this.actions, table.status === 'waiting' ? this.waiting(ctx)
+        : closed || renderActions(ctx));
       replace(this.hand, renderHand(ctx));
       const kept = backNotice(ctx, () => this.socket.send({ type: 'back' }));
       if (Boolean(kept) !== this.keptShown) {
@@ -411,8 +414,10 @@ class TablePage {
 
   heading(ctx) {
     const { table } = ctx;
-    const conference = table.conference_url
-      ? h('a', { class: 'button conference', href: table.conference_url, target: '_blank',
+    const link = (table.you && table.you.conference_url) || table.conference_url; // (a match's:
+    // its players' and organiser's own)
+    const conference = link
+      ? h('a', { class: 'button conference', href: link, target: '_blank',
         rel: 'noopener noreferrer' }, t('conference_join')) : null;
     return [
       h('div', { class: 'table-title' },
@@ -529,7 +534,7 @@ class TablePage {
           onclick: () => this.socket.send({ type: 'resume' }) }, t('resume')) : null,
         this.playAgainButton(ctx),
         table.status !== 'waiting' ? this.copyInviteButton() : null),
-      table.rated ? null : [ // (a rated game is never reset)
+      table.rated || table.kind === 'tournament' ? null : [ // (never a rated game or a match)
         h('h3', {}, t('resets')),
         h('div', { class: 'row resets', role: 'group', 'aria-label': t('resets'),
           'aria-describedby': 'reset-note' }, resets),
@@ -539,7 +544,7 @@ class TablePage {
         !you.spectator && ['public', 'private'].includes(table.kind)
           ? this.postButton(t('leave_table'), 'leave', () => go('lobby'),
             table.rated && table.status === 'playing' ? t('leave_rated_confirm') : null) : null,
-        you.host && table.kind !== 'solo'
+        you.host && !['solo', 'tournament'].includes(table.kind) // (a match closes by itself)
           ? this.postButton(t('close_table'), 'close', () => go('dashboard'),
             t('close_table_confirm')) : null,
         table.kind === 'solo' ? h('a', { class: 'button small', href: '#/' }, t('leave_table'))

@@ -6,7 +6,9 @@ import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { isMember, session } from '../session.js';
 import { botName } from '../tables.js';
-import { button, empty, field, loading, pageFrame, selectEl } from '../ui.js';
+import {
+  button, empty, field, loading, pageFrame, selectEl, signInLink, when,
+} from '../ui.js';
 import { bracketSvg } from '../tournament/bracket.js';
 import { statusText } from '../tournament/list.js';
 import { onLive } from '../tournament/live.js';
@@ -31,8 +33,10 @@ export function render(root, route) {
     }
   };
   load();
+  // (a visitor who is not signed in has the live channel too: the event's changes are told to
+  // every page; hello: the channel came back, and what it missed is not kept for a visitor)
   const stop = onLive((m) => {
-    if (m.tournament_id !== id) return;
+    if (m.tournament_id !== id && m.type !== 'hello') return;
     clearTimeout(timer);
     timer = setTimeout(load, 120);
   });
@@ -80,7 +84,25 @@ function section(title, ...children) {
   return h('section', { class: 'tournament-section' }, h('h2', {}, title), children);
 }
 
+/** When registration opens and closes (those the organiser set), while it may still come. */
+function registrationWindow(doc) {
+  if (doc.status !== 'registration') return null;
+  const lines = [['tour_opens', doc.registration_opens_at],
+    ['tour_closes', doc.registration_closes_at]].filter(([, at]) => at);
+  if (!lines.length) return null;
+  return h('p', { class: 'registration-window' }, lines.map(([key, at], i) => [i ? ' · ' : '',
+    `${t(key)}: `, h('time', { datetime: at }, when(at))]));
+}
+
 function signUp(doc, act) {
+  const dates = registrationWindow(doc);
+  if (!session.user && doc.registration_open) { // a visitor: sign in, and come back here
+    return section(t('tour_register'), dates,
+      h('p', {}, signInLink(t('tour_sign_in_to_register'))));
+  }
+  if (!doc.registration_open && !doc.you.entry_id) {
+    return dates ? section(t('tour_register'), dates) : null;
+  }
   if (!isMember()) return null;
   const mine = doc.entries.find((e) => e.id === doc.you.entry_id);
   if (mine) {
@@ -100,7 +122,7 @@ function signUp(doc, act) {
   const partner = h('input', { name: 'partner_email', type: 'email', autocomplete: 'off' });
   const name = h('input', { name: 'team_name', maxlength: 100 });
   const form = h('form', { class: 'stack register-form', 'aria-label': t('tour_register') },
-    doc.entry_note ? h('p', { class: 'prewrap hint' }, doc.entry_note) : null,
+    dates, doc.entry_note ? h('p', { class: 'prewrap hint' }, doc.entry_note) : null,
     doc.team_mode === 'pairs' ? field(t('tour_partner_email'), partner) : null,
     field(t('tour_team_name'), name),
     h('button', { type: 'submit', class: 'primary' }, t('tour_register')));
@@ -119,7 +141,7 @@ function organiserPanel(doc, act) {
   if (doc.status === 'registration') {
     const teams = h('input', { name: 'bot_teams', type: 'number', min: 1, max: 128, value: 1 });
     const level = selectEl('bot_level', ['random', 'beginner', 'intermediate', 'expert'].map(
-      (lv) => [lv, t('bot_named', { level: lv })]), 'intermediate');
+      (lv) => [lv, t('bot_named', { level: botName(lv) })]), 'intermediate');
     controls.push(h('div', { class: 'row' }, field(t('tour_bot_teams'), teams),
       field(t('tour_bot_level'), level),
       button(t('tour_add_bots'), () => act('/bots', { teams: Number(teams.value),
@@ -154,7 +176,9 @@ function standings(doc, names) {
       h('thead', {}, h('tr', {}, head.map((k) => h('th', { scope: 'col' }, t(k))))),
       h('tbody', {}, doc.standings.map((s) => h('tr', { 'data-entry': s.entry },
         h('td', {}, String(s.rank)), h('th', { scope: 'row' }, names[s.entry] || '?'),
-        h('td', {}, String(s.played)), h('td', {}, `${s.won}-${s.drawn}-${s.lost}`),
+        h('td', {}, String(s.played)),
+        h('td', {}, `${s.won}-${s.drawn}-${s.lost}`, // a bye is a win: say where its point is
+          s.byes ? ` + ${s.byes} ${t('tour_bye')}` : ''),
         h('td', {}, String(s.points)), h('td', {}, String(s.buchholz)),
         h('td', {}, s.card_difference > 0 ? `+${s.card_difference}` : String(s.card_difference))
       ))))));

@@ -1,0 +1,78 @@
+"""Deleting an account that takes part in events: an organiser's is refused while an event of
+theirs is not over (its match tables are hosted by the account and would close, leaving the
+matches waiting for ever; nobody else may start, run or end it), until they end it; an
+entrant's leaves the events not started, and their name leaves the team names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+
+from .conftest import create, people, register_pair
+
+
+async def test_an_organiser_ends_their_events_before_deleting_the_account(
+    event_app: FastAPI,
+) -> None:
+    admin, org, ana, bo = await people(event_app, "Admin", "Org", "Ana", "Bo")
+    org_id = (await org.get("/api/me")).json()["id"]
+    r = await admin.post(f"/api/admin/users/{org_id}/tier", json={"tier": "standard"})
+    assert r.status_code == 200, r.text
+    waiting = (await create(org, name="Next week"))["id"]
+    tid = (await create(org, grace_seconds=600))["id"]
+    await register_pair(ana, bo, tid, "bo@example.com")
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    (match,) = r.json()["rounds"][0]["matches"]
+
+    r = await org.post("/api/me/delete", json={"confirm": True})
+    assert r.status_code == 409, r.text
+    assert "tournament" in r.json()["detail"]
+    assert (await org.get("/api/me")).status_code == 200  # still signed in, still there
+    table = await ana.get(f"/api/tables/{match['table_id']}")
+    assert table.status_code == 200 and table.json()["status"] != "closed", table.text
+
+    for event in (tid, waiting):
+        r = await org.post(f"/api/tournaments/{event}/end")
+        assert r.status_code == 200, r.text
+    r = await org.post("/api/me/delete", json={"confirm": True})
+    assert r.status_code == 200, r.text
+
+
+async def test_an_entrant_who_deletes_the_account_leaves_events_not_started(
+    event_app: FastAPI,
+) -> None:
+    """Ana entered with Bo, then deleted her account: the entry stayed, under her name ('Ana &
+    Bo', though the account's name is gone), and Bo could not enter again ('already
+    registered'). Her entries in events not started are withdrawn, and a team name made of
+    her first name no longer shows it."""
+    org, ana, bo, cy, dee = await people(event_app, "Org", "Ana", "Bo", "Cy", "Dee")
+    waiting = (await create(org, name="Next week"))["id"]
+    running = (await create(org, name="Tonight", grace_seconds=600))["id"]
+    await register_pair(ana, bo, waiting, "bo@example.com")
+    await register_pair(ana, cy, running, "cy@example.com")
+    await org.post(f"/api/tournaments/{running}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{running}/start")
+    assert r.status_code == 200, r.text
+    r = await dee.post(f"/api/tournaments/{waiting}/entries", json={"name": "Ana's fans"})
+    assert r.status_code == 201, r.text
+
+    r = await ana.post("/api/me/delete", json={"confirm": True})
+    assert r.status_code == 200, r.text
+    doc = (await org.get(f"/api/tournaments/{waiting}")).json()
+    (theirs,) = [e for e in doc["entries"] if e["players"][0]["user_id"] != await me(dee)]
+    assert theirs["status"] == "withdrawn"
+    assert "Ana" not in theirs["name"]
+    assert [e["name"] for e in doc["entries"] if e["id"] != theirs["id"]] == ["Ana's fans"]
+    r = await bo.post(f"/api/tournaments/{waiting}/entries", json={})
+    assert r.status_code == 201, r.text  # Bo may enter again
+    doc = (await org.get(f"/api/tournaments/{running}")).json()
+    (played,) = [e for e in doc["entries"] if not e["bot"]]
+    assert played["status"] == "entered"  # a started event keeps its teams (and results)
+    assert "Ana" not in played["name"], played["name"]
+
+
+async def me(client: Any) -> int:
+    user_id: int = (await client.get("/api/me")).json()["id"]
+    return user_id
