@@ -35,6 +35,20 @@ async def waiting_count(db: AsyncSession) -> int:
     return int(n or 0)
 
 
+async def queued_ids(db: AsyncSession) -> list[int]:
+    """Who waits now."""
+    return list(await db.scalars(select(QueueEntry.user_id).where(QueueEntry.table_id.is_(None))))
+
+
+async def drop(db: AsyncSession, user_ids: list[int]) -> int:
+    """These people stop waiting (they left the site); how many were waiting."""
+    result = await db.execute(
+        delete(QueueEntry).where(QueueEntry.user_id.in_(user_ids), QueueEntry.table_id.is_(None))
+    )
+    await db.commit()
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 async def join(db: AsyncSession, user: User) -> None:
     """Queue ``user`` (again: a new wait from now, at their current rating)."""
     rating = (await shown_ratings(db, [user.id]))[user.id]
@@ -82,9 +96,12 @@ async def status(db: AsyncSession, user: User) -> dict[str, Any]:
     }
 
 
-async def match(db: AsyncSession, rules: RulesIn | None = None) -> list[Match]:
+async def match(
+    db: AsyncSession, rules: RulesIn | None = None, away: frozenset[int] = frozenset()
+) -> list[Match]:
     """One matching pass: seat every four that fits at a new rated public table (its rows
-    and the queue's change in one transaction). The tables are not started here."""
+    and the queue's change in one transaction). The tables are not started here. Those
+    ``away`` (their pages closed a moment ago) wait, unseated, for their pages to come back."""
     now = utcnow()
     await db.execute(  # lock the queue (see the module's note)
         update(QueueEntry)
@@ -110,7 +127,7 @@ async def match(db: AsyncSession, rules: RulesIn | None = None) -> list[Match]:
     waiting = [
         Waiting(r.user_id, r.rating, (now - r.joined_at).total_seconds())
         for r in rows
-        if r.user_id in users and not users[r.user_id].disabled
+        if r.user_id in users and not users[r.user_id].disabled and r.user_id not in away
     ]
     fours = tables(waiting, await blocked_between(db, [w.user_id for w in waiting]))
     by_user = {r.user_id: r for r in rows}
