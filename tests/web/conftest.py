@@ -154,9 +154,9 @@ async def toasts_keep_clear_of(page: Any, *selectors: str) -> None:
             assert apart, f"a message at {t} covers {selector} at {box}"
 
 
-async def sign_in_ui(page: Any, live: LiveServer, email: str, first_name: str) -> None:
-    """The real sign-in: the form mails a code; the code is read from the server's outbox."""
-    await page.goto("/#/signin")
+async def fill_sign_in(page: Any, live: LiveServer, email: str, first_name: str) -> None:
+    """The sign-in form on the page, filled to the end: the code mailed, read from the server's
+    outbox, and given (where the page goes next is the caller's to wait for)."""
     await page.get_by_label("Email", exact=True).fill(email)
     await page.get_by_label("First name").fill(first_name)
     await page.get_by_role("button", name="Email me a code").click()
@@ -165,6 +165,12 @@ async def sign_in_ui(page: Any, live: LiveServer, email: str, first_name: str) -
     code, _ = last_code(live.app, email)
     await code_box.fill(code)
     await page.locator("form").get_by_role("button", name="Sign in").click()
+
+
+async def sign_in_ui(page: Any, live: LiveServer, email: str, first_name: str) -> None:
+    """The real sign-in: the form mails a code; the code is read from the server's outbox."""
+    await page.goto("/#/signin")
+    await fill_sign_in(page, live, email, first_name)
     await page.wait_for_url(re.compile(r"#/dashboard"))
     await page.locator("nav a.who").get_by_text(first_name, exact=True).wait_for()
 

@@ -28,6 +28,12 @@ async def api(page: Any, method: str, path: str, body: Any = None) -> Any:
     )
 
 
+async def solo_table(page: Any) -> Any:
+    """A table against quick (random) bots, opened from the page as its own code would."""
+    seats = ["me", "bot:random", "bot:random", "bot:random"]
+    return await api(page, "POST", "/api/tables", {"kind": "solo", "seats": seats})
+
+
 async def mark_no_reload(page: Any) -> None:
     await page.evaluate("window.__stillHere = true")
 
@@ -155,12 +161,7 @@ async def test_lobby_play_page_counts_and_your_turn_notice(
     await b.goto("/#/")
     counts = b.locator(".live-counts")
     await counts.get_by_text("2 online · 0 playing now").wait_for(timeout=3000)
-    solo = await api(
-        a,
-        "POST",
-        "/api/tables",
-        {"kind": "solo", "seats": ["me", "bot:random", "bot:random", "bot:random"]},
-    )
+    solo = await solo_table(a)
     await a.goto(f"/#/table/{solo['id']}")
     await counts.get_by_text("2 online · 1 playing now").wait_for(timeout=3000)
     await shot(b, "live-play-page-counts")

@@ -9,7 +9,7 @@ import pytest
 
 from ..server.conftest import LiveServer
 from .conftest import Browser, sign_in_ui
-from .test_live import api, email
+from .test_live import api, email, solo_table
 
 # the WCAG contrast ratio between an element's text and the first opaque background behind it
 CONTRAST = """(el) => {
@@ -60,12 +60,7 @@ async def test_your_turn_names_the_table_in_the_pages_language(
     a = await chromium.page(web_live.url)
     await sign_in_ui(a, web_live, email("Hana"), "Hana")
     await a.evaluate("import('/static/js/i18n.js').then((m) => m.setLanguage('bn'))")
-    solo = await api(
-        a,
-        "POST",
-        "/api/tables",
-        {"kind": "solo", "seats": ["me", "bot:random", "bot:random", "bot:random"]},
-    )
+    solo = await solo_table(a)
     await a.goto("/#/dashboard/history")
     notice = a.locator(".toast.notice", has_text="বটদের সঙ্গে টেবিল-এ আপনার পালা").last
     await notice.wait_for(timeout=5000)
@@ -151,12 +146,7 @@ async def test_a_notices_open_link_takes_you_to_the_table(
     through to the page, not the notice's own link); on a phone it keeps clear of the menu."""
     a = await chromium.page(web_live.url, viewport={"width": width, "height": 800})
     await sign_in_ui(a, web_live, email("Hana"), "Hana")
-    solo = await api(
-        a,
-        "POST",
-        "/api/tables",
-        {"kind": "solo", "seats": ["me", "bot:random", "bot:random", "bot:random"]},
-    )
+    solo = await solo_table(a)
     await a.goto("/#/dashboard/history")
     notice = a.locator(".toast.notice", has_text="Your turn at").last
     await notice.wait_for(timeout=5000)

@@ -6,22 +6,9 @@ register."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from ..server.conftest import LiveServer, last_code
-from .conftest import Browser
-
-
-async def sign_in_here(page: Any, live: LiveServer, email: str, first_name: str) -> None:
-    """The sign-in form reached from the page's own link, to the end (no destination assumed)."""
-    await page.get_by_label("Email", exact=True).fill(email)
-    await page.get_by_label("First name").fill(first_name)
-    await page.get_by_role("button", name="Email me a code").click()
-    code_box = page.get_by_label("Code", exact=True)
-    await code_box.wait_for()
-    code, _ = last_code(live.app, email)
-    await code_box.fill(code)
-    await page.locator("form").get_by_role("button", name="Sign in").click()
+from ..server.conftest import LiveServer
+from .conftest import Browser, fill_sign_in
 
 
 async def test_an_invite_link_followed_before_signing_in(
@@ -34,7 +21,7 @@ async def test_an_invite_link_followed_before_signing_in(
     friend = await chromium.page(web_live.url)
     await friend.goto(f"/#/table/{table}?code={code}")
     await friend.locator("main").get_by_role("link", name="Sign in").click()
-    await sign_in_here(friend, web_live, "friend@example.com", "Farid")
+    await fill_sign_in(friend, web_live, "friend@example.com", "Farid")
     await friend.wait_for_url(re.compile(rf"#/table/{table}\?code={code}$"))
     await friend.get_by_role("button", name="Sit here").first.click()
     await friend.get_by_text("Farid (you) — ready").wait_for()
@@ -50,7 +37,7 @@ async def test_a_tournament_visitor_signs_in_to_register(
     visitor = await chromium.page(web_live.url)
     await visitor.goto(f"/#/tournament/{tid}")
     await visitor.get_by_role("link", name="Sign in to register.").click()
-    await sign_in_here(visitor, web_live, "ana@example.com", "Ana")
+    await fill_sign_in(visitor, web_live, "ana@example.com", "Ana")
     await visitor.wait_for_url(re.compile(rf"#/tournament/{tid}$"))
     await visitor.get_by_role("button", name="Register").click()
     await visitor.locator(".entrants [data-entry-status=entered]", has_text="Ana").wait_for()

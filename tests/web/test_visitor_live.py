@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..server.conftest import LiveServer
 from .conftest import Browser, sign_in_ui
-from .test_live import api, mark_no_reload, not_reloaded
+from .test_live import mark_no_reload, not_reloaded, solo_table
 
 
 async def test_a_visitors_front_page_counts_people_live(
@@ -19,12 +19,7 @@ async def test_a_visitors_front_page_counts_people_live(
     await sign_in_ui(hana, web_live, "hana@example.com", "Hana")
     counts = visitor.locator(".live-counts")
     await counts.get_by_text("1 online · 0 playing now").wait_for(timeout=3000)
-    solo = await api(
-        hana,
-        "POST",
-        "/api/tables",
-        {"kind": "solo", "seats": ["me", "bot:random", "bot:random", "bot:random"]},
-    )
+    solo = await solo_table(hana)
     await hana.goto(f"/#/table/{solo['id']}")
     await counts.get_by_text("1 online · 1 playing now").wait_for(timeout=3000)
     assert await not_reloaded(visitor)
