@@ -1,10 +1,12 @@
-"""The live tables of this process: loaded from the store on first use, kept in memory."""
+"""The live tables of this process: loaded from the store on first use, kept in memory while
+they are open, and let go of once closed and shown by no page here (``CLOSED_KEPT_S``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from sqlalchemy import select
@@ -22,6 +24,11 @@ LEASE_EVERY = 2.0
 #: every so many lease rounds, the seats drawn as connected on another process are looked up
 #: again: a process that died told nobody its connections went (its word lapses in Redis)
 RECHECK_EVERY = max(1, round(PRESENCE_TTL / 3 / LEASE_EVERY))
+#: how often the closed tables are looked at, and how long one that no page here shows stays in
+#: memory (a table closes in many ways: its last person leaves, its match is decided, its game
+#: ends; nothing reaches a closed table but the sockets already open on it)
+SWEEP_EVERY = 30.0
+CLOSED_KEPT_S = 60.0
 
 
 class TableManager:
@@ -32,6 +39,9 @@ class TableManager:
         self.tables: dict[str, TableRuntime] = {}
         self.lock = asyncio.Lock()
         self.lease_task: asyncio.Task[None] | None = None
+        self.sweep_task: asyncio.Task[None] | None = None
+        #: closed tables no page here shows: since when (monotonic)
+        self.closed_since: dict[str, float] = {}
         #: what pages away from the tables are told (set by the app: tables/notices.py)
         self.notices: TableNotices | None = None
 
@@ -50,6 +60,30 @@ class TableManager:
                 await self.get(table_id)
         if not isinstance(self.fanout, LocalFanout):
             self.lease_task = asyncio.create_task(self._leases())
+        self.sweep_task = asyncio.create_task(self._sweep(), name="tables-sweep")
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                await self.let_go_of_closed()
+            except Exception:
+                log.exception("letting go of closed tables failed")
+
+    async def let_go_of_closed(self) -> None:
+        """Stop and forget each closed table that no page here has shown for
+        ``CLOSED_KEPT_S`` (until then a page may still show its last state)."""
+        now = time.monotonic()
+        for table_id, runtime in list(self.tables.items()):
+            if runtime.status != "closed" or runtime.conns:
+                self.closed_since.pop(table_id, None)
+                continue
+            since = self.closed_since.setdefault(table_id, now)
+            if now - since >= CLOSED_KEPT_S:
+                self.closed_since.pop(table_id, None)
+                self.forget(table_id)
+                with contextlib.suppress(Exception):
+                    await runtime.stop()
 
     async def _leases(self) -> None:
         rounds = 0
@@ -127,12 +161,14 @@ class TableManager:
 
     def forget(self, table_id: str) -> None:
         self.tables.pop(table_id, None)
+        self.closed_since.pop(table_id, None)
 
     async def stop(self) -> None:
-        if self.lease_task is not None:
-            self.lease_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.lease_task
+        for task in (self.lease_task, self.sweep_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for runtime in list(self.tables.values()):
             await runtime.stop()
         self.tables.clear()
