@@ -194,6 +194,10 @@ async def test_two_processes_share_one_queue(live_pair: tuple[LiveServer, LiveSe
         for server in (a, b):  # either process serves the table, seating the four
             c = server.client()
             c.cookies.update(group[0].cookies)
-            info = (await c.get(f"/api/tables/{table_id}")).json()
+            for _ in range(50):  # the pass seats them, then starts the game: it may be a moment
+                info = (await c.get(f"/api/tables/{table_id}")).json()
+                if info["status"] != "waiting":
+                    break
+                await asyncio.sleep(0.2)
             assert info["rated"] and info["status"] == "playing"
             assert sorted(s["user_id"] for s in info["seats"]) == ids
