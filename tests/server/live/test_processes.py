@@ -173,3 +173,29 @@ async def test_two_sites_sharing_one_redis_never_see_each_others_messages(
             await stop()
         for name in names:
             await _drop_database(PG_URL, name)
+
+
+async def test_a_visitors_page_and_an_admins_tables_across_two_processes(
+    two_processes: tuple[Remote, Remote],
+) -> None:
+    """What every page hears reaches a visitor's page on the other process (the rated queue's
+    count), and every table's changes an admin's page there that follows them."""
+    one, two = two_processes
+    ada = await one.sign_in("ada@example.com", "Ada")  # a new site's first account: an admin
+    bo = await one.sign_in("bo@example.com", "Bo")
+    visitor = await MeSocket(two, None).connect(visitor=True)
+    admin_page = await MeSocket(two, ada).connect()
+    await admin_page.send({"type": "watch", "tables": True})
+    await admin_page.send({"type": "ping"})
+    await admin_page.next("pong", timeout=2)
+    assert (await bo.post("/api/matchmaking/queue")).status_code == 200
+    await visitor.next("rated_queue", lambda m: m["waiting"] == 1, timeout=2)
+    seats = ["me", "bot:random", "bot:random", "bot:random"]
+    r = await bo.post("/api/tables", json={"kind": "solo", "seats": seats})
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    opened = await admin_page.next("table_changed", lambda m: m["table_id"] == table_id, 2)
+    assert opened["change"] == "opened"
+    assert visitor.of("table_changed") == []  # not a visitor's to hear
+    for page in (visitor, admin_page):
+        await page.close()
