@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..accounts.models import User
 from ..accounts.signout import end_presence
 from ..deps import AdminUser, CurrentUser, SessionDep
+from ..tables.errors import MATCH_CLOSES_ITSELF
 from ..tables.models import GameTable
 from . import requests, service
 from .models import TierRequest
@@ -236,11 +237,7 @@ async def close_open_table(
     before, the match would wait for ever)."""
     row = await db.get(GameTable, table_id)
     if row is not None and row.kind == "tournament" and row.status != "closed":
-        raise HTTPException(
-            status_code=409,
-            detail="a tournament's match table closes when the match is decided; its "
-            "organiser sets the result or ends the tournament on its page",
-        )
+        raise HTTPException(status_code=409, detail=MATCH_CLOSES_ITSELF)
     if not await close_table(request.app, table_id):
         raise HTTPException(status_code=404, detail="no open table with that id")
     return {"closed": True}

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+#: why nobody closes a tournament's match table by hand (the host's close, an admin's)
+MATCH_CLOSES_ITSELF = (
+    "a tournament's match table closes when the match is decided; its organiser sets the "
+    "result or ends the tournament on its page"
+)
+
 
 class TableError(Exception):
     """A refused command: ``reason`` is a short code, the message is for people."""

@@ -48,7 +48,7 @@ from .broadcast import Broadcast, chat_json, game_event_json
 from .clock import TurnClock
 from .connection import OUTBOX_LIMIT, Connection, encoded
 from .deals import RESETS, DealFlow
-from .errors import TableError
+from .errors import MATCH_CLOSES_ITSELF, TableError
 from .fanout import Fanout, LocalFanout
 from .notices import TableNotices
 from .presence import Presence
@@ -292,11 +292,7 @@ class TableRuntime(
             if not force and (user_id is None or user_id != self.info.host_id):
                 raise TableError("not_host", "only the host can close the table")
             if not force and self.info.kind == "tournament":  # the tournament closes it
-                raise TableError(
-                    "tournament",
-                    "a tournament's match table closes when the match is decided; its "
-                    "organiser sets the result or ends the tournament on its page",
-                )
+                raise TableError("tournament", MATCH_CLOSES_ITSELF)
             if not force and ratings_hooks.in_play(self):
                 raise TableError(
                     "rated", "a rated game in play cannot be closed; leave it (a loss)"
