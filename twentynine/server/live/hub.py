@@ -149,6 +149,11 @@ class LiveHub:
             if watching is not None:
                 watching.discard(subscriber)
 
+    def unwatch_all(self, subscriber: Any) -> None:
+        """``subscriber`` follows no topic any more (its page closed)."""
+        for watching in self.watchers.values():
+            watching.discard(subscriber)
+
     def subscribe(self, user_id: int) -> asyncio.Queue[Message]:
         """A queue that gets every message to ``user_id`` (as a dict) from now on."""
         queue: asyncio.Queue[Message] = asyncio.Queue()

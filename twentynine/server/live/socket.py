@@ -39,9 +39,6 @@ log = logging.getLogger("twentynine.live")
 PATH = "/ws/me"
 MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MAX_MESSAGE = 1024
-#: what a page may follow (``watch``): the public tables, the counts of people online, and
-#: (admins only) every table's changes
-TOPICS = ("lobby", "counts", "tables")
 #: visitors' pages a process keeps open at most (a visitor needs no account)
 MAX_VISITORS = 20000
 #: messages a page may have waiting; one that falls further behind is closed (code 4000) and
@@ -209,8 +206,7 @@ async def live_socket(app: Any, scope: Scope, receive: Receive, send: Send) -> N
         pass
     finally:
         hub.detach(user_id, page)
-        for topic in TOPICS:
-            hub.watch(topic, page, False)
+        hub.unwatch_all(page)
         if opened:
             hub.presence.page_closed(user_id)
         await page.stop()
@@ -237,8 +233,7 @@ async def _visitor(app: Any, ws: PageSocket, scope: Scope) -> None:
         pass
     finally:
         hub.visitors.discard(page)
-        for topic in TOPICS:
-            hub.watch(topic, page, False)
+        hub.unwatch_all(page)
         await page.stop()
 
 
