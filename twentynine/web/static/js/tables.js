@@ -28,24 +28,25 @@ export function seatName(s, i) {
 export function tableName(table) {
   const seats = table.seats || [];
   const host = seats.find((s) => s.user_id && s.user_id === table.host_id);
-  const hosted = table.kind === 'hosted';
-  const given = host && table.name === `${host.name}'s ${hosted ? 'game' : 'table'}`
-    ? '' : table.name;
-  if (given) return given;
-  if (table.kind === 'solo') return t('table_solo');
-  const name = host ? seatName(host, host.seat) : '';
-  return name ? t(hosted ? 'game_of_host' : 'table_of_host', { name }) : t('table');
+  return named(table.name, table.kind, host ? host.name : '',
+    host ? seatName(host, host.seat) : '');
 }
 
 /** The table a live notice tells of (``name``, ``kind``, ``rated``, ``host_name``), named as
- * ``tableName`` names it in lists. */
+ * ``tableName`` names it in lists (and an unnamed rated table as one). */
 export function noticeTableName({ name, kind, rated, host_name: host }) {
+  return named(name, kind, host, host, rated);
+}
+
+/** ``name`` unless it is the server's default for ``host`` (the host's stored name), else the
+ * page's words for it, with ``shown`` (how the page names the host). */
+function named(name, kind, host, shown, rated = false) {
   const hosted = kind === 'hosted';
   const given = host && name === `${host}'s ${hosted ? 'game' : 'table'}` ? '' : name;
   if (given) return given;
   if (rated) return t('rated_table');
   if (kind === 'solo') return t('table_solo');
-  return host ? t(hosted ? 'game_of_host' : 'table_of_host', { name: host }) : t('table');
+  return shown ? t(hosted ? 'game_of_host' : 'table_of_host', { name: shown }) : t('table');
 }
 
 /** Put ``text`` on the clipboard (the older way where the Clipboard API is not allowed). */
