@@ -157,6 +157,9 @@ class TableManager:
             await runtime.submit(runtime.resume_duties)
         else:
             await runtime.refresh_lead()
+            # a change the leading process stored and told between our reading the table and
+            # our listing it here was dropped (``on_remote`` knew no such table): read it again
+            await runtime.submit(runtime._catch_up)
         return runtime
 
     def forget(self, table_id: str) -> None:
