@@ -395,3 +395,90 @@ async def test_only_an_admins_page_follows_every_tables_changes(live: LiveServer
     assert [m for m in admin_page.of("table_changed") if m["table_id"] == other] == []
     for page in (admin_page, bo_page):
         await page.close()
+
+
+async def test_an_admins_page_follows_every_change_to_the_list_of_accounts(
+    live: LiveServer,
+) -> None:
+    """The admin page's list of accounts follows ``accounts``: a sign-up, a rename, a new
+    friendship, a tier and disabling reach it at once; someone who is not an admin may not
+    follow it."""
+    ada, ada_id = await person(live, "ada@example.com", "Ada")  # the first account: an admin
+    bo, bo_id = await person(live, "bo@example.com", "Bo")
+    bo_page = await MeSocket(live, bo).connect()
+    await bo_page.send({"type": "watch", "accounts": True})
+    assert (await bo_page.next("error", timeout=2))["reason"] == "forbidden"
+    admin_page = await MeSocket(live, ada).connect()
+    await admin_page.send({"type": "watch", "accounts": True})
+    await admin_page.send({"type": "ping"})
+    await admin_page.next("pong", timeout=2)  # the watch came first
+
+    def listed(user_id: int, change: str) -> Any:
+        return admin_page.next(
+            "account_listed", lambda m: m["user_id"] == user_id and m["change"] == change, 2
+        )
+
+    cy, cy_id = await person(live, "cy@example.com", "Cy")
+    assert "seq" not in await listed(cy_id, "created")
+    assert (await cy.patch("/api/me", json={"first_name": "Cyrus"})).status_code == 200
+    await listed(cy_id, "renamed")
+    await befriend(bo, cy, "cy@example.com", bo_id)
+    await listed(bo_id, "friends")
+    await listed(cy_id, "friends")
+    r = await ada.post(f"/api/admin/users/{cy_id}/tier", json={"tier": "standard"})
+    assert r.status_code == 200, r.text
+    await listed(cy_id, "tier")
+    assert (await ada.post(f"/api/admin/users/{cy_id}/disable")).status_code == 200
+    await listed(cy_id, "disabled")
+    assert (await ada.post(f"/api/admin/users/{cy_id}/enable")).status_code == 200
+    await listed(cy_id, "enabled")
+    # signing in again makes nothing new to list
+    await live.sign_in("bo@example.com", "Bo")
+    await admin_page.send({"type": "ping"})
+    await admin_page.next("pong", timeout=2)
+    made = [m["user_id"] for m in admin_page.of("account_listed") if m["change"] == "created"]
+    assert made == [cy_id]
+    assert bo_page.of("account_listed") == [] and ada_id != cy_id
+    for page in (admin_page, bo_page):
+        await page.close()
+
+
+async def test_a_new_name_reaches_the_friends_lists_that_show_it(live: LiveServer) -> None:
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, b_id = await person(live, "bo@example.com", "Bo")
+    c, _ = await person(live, "cai@example.com", "Cai")
+    d, _ = await person(live, "dev@example.com", "Dev")
+    await befriend(a, b, "bo@example.com", a_id)
+    await ask(a, "cai@example.com")  # not answered yet: Cai's list shows Asha's request
+    pages = {who: await MeSocket(live, c).connect() for who, c in (("b", b), ("c", c), ("d", d))}
+    assert (await a.patch("/api/me", json={"first_name": "Ashalata"})).status_code == 200
+    for who in ("b", "c"):
+        got = await pages[who].next("friend_renamed", timeout=1)
+        assert got["user_id"] == a_id and got["name"] == "Ashalata"
+    # a change of something else (the deck) says nothing of a name
+    assert (await a.patch("/api/me", json={"card_deck": "large"})).status_code == 200
+    await asyncio.sleep(0.3)
+    assert len(pages["b"].of("friend_renamed")) == 1
+    assert pages["d"].of("friend_renamed") == []  # a stranger is told nothing
+    assert (await b.get("/api/friends")).json()["friends"][0]["first_name"] == "Ashalata"
+    assert b_id != a_id
+    for page in pages.values():
+        await page.close()
+
+
+async def test_notice_preferences_reach_the_persons_other_pages(live: LiveServer) -> None:
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, _ = await person(live, "bo@example.com", "Bo")
+    phone = await live.sign_in("asha@example.com", "Asha")  # another device
+    pages = [await MeSocket(live, c).connect() for c in (a, phone, b)]
+    r = await a.put("/api/live/prefs", json={"sound": True})
+    assert r.status_code == 200 and r.json() == {"sound": True, "notify": False}
+    for page in pages[:2]:
+        got = await page.next("prefs_changed", timeout=1)
+        assert got["user_id"] == a_id and got["sound"] is True and got["notify"] is False
+    assert (await phone.put("/api/live/prefs", json={"sound": "loud"})).status_code == 422
+    await asyncio.sleep(0.3)
+    assert len(pages[0].of("prefs_changed")) == 1  # a refused change tells nothing
+    assert pages[2].of("prefs_changed") == []
+    for page in pages:
+        await page.close()

@@ -236,18 +236,26 @@ async def test_the_only_person_at_a_table_of_bots_pauses_and_resumes(live: LiveS
     sock = await TableSocket(live, alice, table_id).connect()
     watcher = await TableSocket(live, bob, table_id).connect()
     await sock.wait_for(lambda st: bool(st["view"]["legal"]))
+    move = sock.view["legal_json"][0]
     await sock.send({"type": "pause"})
-    await sock.wait_for(lambda st: st["table"]["status"] == "paused")
+    paused = await sock.wait_for(lambda st: st["table"]["status"] == "paused")
     assert "paused" in events(sock)
+    # a paused table offers no move (it takes none), though it is still Alice's turn
+    assert paused["view"]["legal"] == [] and paused["view"]["legal_json"] == []
+    assert 0 in paused["view"]["to_act"]
+    again = await TableSocket(live, alice, table_id).connect()  # a fresh snapshot: the same
+    assert again.view["legal"] == [] and again.view["legal_json"] == []
+    await again.close()
     paused_at = sock.version
-    assert await refused(sock, {"type": "act", **sock.view["legal_json"][0]}) == "not_playing"
+    assert await refused(sock, {"type": "act", **move}) == "not_playing"
     assert await refused(watcher, {"type": "resume"}) == "not_alone"
     assert sock.version == paused_at
     # nobody joins a paused table (its one person could never resume it)
     assert (await bob.post(f"/api/tables/{table_id}/join", json={})).status_code == 409
     await sock.send({"type": "resume"})
-    await sock.wait_for(lambda st: st["table"]["status"] == "playing")
+    resumed = await sock.wait_for(lambda st: st["table"]["status"] == "playing")
     assert "resumed" in events(sock)
+    assert resumed["view"]["legal_json"][0] == move  # offered again
     resumed_at = sock.version
     await play_until([sock], lambda: sock.version >= resumed_at + 8)  # Alice and the bots
     assert [e["reason"] for e in unexpected_errors(sock)] == ["not_playing"]
@@ -360,3 +368,16 @@ async def test_leaving_hands_the_seat_to_a_bot_and_the_last_one_out_closes(
     assert (await bob.post(f"/api/tables/{waiting}/leave")).status_code == 200
     assert waiting not in await lobby(alice)
     assert (await bob.get(f"/api/tables/{waiting}")).status_code == 404
+
+
+async def test_a_closed_table_offers_no_move(live: LiveServer) -> None:
+    """Closed on the player's turn: the last state the socket gets lists no legal move."""
+    alice = await live.sign_in("alice@example.com", "Alice")
+    table_id = (await open_table(alice, ALL_BOTS))["id"]
+    sock = await TableSocket(live, alice, table_id).connect()
+    await sock.wait_for(lambda st: bool(st["view"]["legal"]))
+    assert (await alice.post(f"/api/tables/{table_id}/close")).status_code == 200
+    closed = await sock.wait_for(lambda st: st["table"]["status"] == "closed")
+    assert closed["view"]["legal"] == [] and closed["view"]["legal_json"] == []
+    assert closed["view"]["to_act"]  # whose turn it was stays shown
+    await sock.close()

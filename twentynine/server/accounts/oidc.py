@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..deps import SessionDep, SettingsDep
 from ..friends.invitations import tell_redeemed
 from ..settings import OIDCProvider, Settings
-from . import service
+from . import listing, service
 from .models import OIDCIdentity, User
 from .router import set_session_cookies
 
@@ -143,6 +143,7 @@ async def oidc_callback(
     response = RedirectResponse("/#/dashboard", status_code=303)
     set_session_cookies(response, settings, await service.open_session(db, settings, user))
     await tell_redeemed(request.app.state.live, db, user)
+    await listing.tell_made(request.app.state.live, db)
     log.info("user %s signed in with %s", user.id, provider.name)
     return response
 

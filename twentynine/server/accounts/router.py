@@ -8,6 +8,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from ..admin.tables import close_table
 from ..deps import CurrentUser, SessionDep, SettingsDep, user_from_token
 from ..friends.invitations import tell_redeemed
+from ..friends.notices import tell_renamed
 from ..matchmaking import service as matchmaking
 from ..security import (
     CSRF_COOKIE,
@@ -18,7 +19,7 @@ from ..security import (
     token_hash,
 )
 from ..settings import Settings
-from . import data, service
+from . import data, listing, service
 from .models import User
 from .schemas import (
     CodeRequest,
@@ -95,6 +96,7 @@ async def sign_in_with_code(
         raise _fail(e) from None
     set_session_cookies(response, settings, await service.open_session(db, settings, user))
     await tell_redeemed(request.app.state.live, db, user)
+    await listing.tell_made(request.app.state.live, db)
     return user_out(user)
 
 
@@ -109,6 +111,7 @@ async def sign_in_with_link(
     response = RedirectResponse("/#/dashboard", status_code=303)
     set_session_cookies(response, settings, await service.open_session(db, settings, user))
     await tell_redeemed(request.app.state.live, db, user)
+    await listing.tell_made(request.app.state.live, db)
     return response
 
 
@@ -152,9 +155,13 @@ async def update_me(
 ) -> UserOut:
     fresh = await db.get(User, user.id)
     assert fresh is not None
+    old_name = fresh.first_name
     for key, value in body.model_dump(exclude_none=True).items():
         setattr(fresh, key, value.strip() if isinstance(value, str) else value)
     await db.commit()
+    if fresh.first_name != old_name:  # the friends lists and the admins' list show it
+        await tell_renamed(request.app.state.live, db, fresh)
+        await listing.tell(request.app.state.live, [fresh.id], "renamed")
     # the person's other open pages (another device) take the new name and choices
     await request.app.state.live.send(
         [fresh.id],
@@ -193,6 +200,7 @@ async def delete_me(
     for table_id in hosted:  # a game nobody can host any more ends
         await close_table(request.app, table_id)
     await end_presence(request.app, user.id, "deleted")
+    await listing.tell(request.app.state.live, [user.id], "deleted")
     response.delete_cookie(SESSION_COOKIE)
     response.delete_cookie(CSRF_COOKIE)
     return {"deleted": True}

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..db import utcnow
 from ..security import code_hash, new_code, new_token, token_hash
 from ..settings import Settings
+from . import listing
 from .models import LoginToken, RateEvent, User, UserSession
 
 
@@ -144,6 +145,7 @@ async def create_user(
     )
     db.add(user)
     await db.flush()
+    listing.made(db, user)
     if email:
         # invitations to this address become friend requests (imported here: the friends
         # domain builds on this one)

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from ..accounts import listing
 from ..accounts.models import User
 from ..accounts.signout import end_presence
 from ..deps import AdminUser, CurrentUser, SessionDep
@@ -64,8 +65,10 @@ async def _account(db: AsyncSession, user: User) -> AccountOut:
     return _account_out(await service.user_info(db, user))
 
 
-async def _tell_account(request: Request, user: User) -> None:
-    """The person's open pages learn their account changed (tier, admin)."""
+async def _tell_account(request: Request, user: User, change: str) -> None:
+    """The person's open pages learn their account changed (tier, admin), and the admins'
+    lists of accounts that it did (``change``)."""
+    await listing.tell(request.app.state.live, [user.id], change)
     await request.app.state.live.send(
         [user.id],
         {
@@ -135,7 +138,7 @@ async def set_account_tier(
         await service.change_tier(db, user, body.tier)
     except service.AdminError as e:
         raise await _refused(db, e) from None
-    await _tell_account(request, user)
+    await _tell_account(request, user, "tier")
     return await _account(db, user)
 
 
@@ -152,16 +155,20 @@ async def disable_account(
     except service.AdminError as e:
         raise await _refused(db, e) from None
     await end_presence(request.app, user.id, "disabled")
+    await listing.tell(request.app.state.live, [user.id], "disabled")
     return await _account(db, user)
 
 
 @router.post("/api/admin/users/{user_id}/enable")
-async def enable_account(user_id: Id, admin: AdminUser, db: SessionDep) -> AccountOut:
+async def enable_account(
+    user_id: Id, request: Request, admin: AdminUser, db: SessionDep
+) -> AccountOut:
     try:
         user = await service.get_user(db, user_id)
         await service.enable(db, user)
     except service.AdminError as e:
         raise await _refused(db, e) from None
+    await listing.tell(request.app.state.live, [user.id], "enabled")
     return await _account(db, user)
 
 
@@ -176,7 +183,7 @@ async def make_account_admin(
         await service.promote(db, user)
     except service.AdminError as e:
         raise await _refused(db, e) from None
-    await _tell_account(request, user)
+    await _tell_account(request, user, "admin")
     return await _account(db, user)
 
 
@@ -198,7 +205,7 @@ async def _decide(
     told = {user.id, *await service.admin_ids(db)}
     await request.app.state.live.send(told, requests.message(decided.request, user))
     if grant:
-        await _tell_account(request, user)
+        await _tell_account(request, user, "tier")
     return _request_out(decided.request, user)
 
 

@@ -8,7 +8,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..accounts import listing
 from ..accounts.models import User
+from .models import Friendship
 
 #: what ``actor`` did to ``other`` → (the type the other side gets, the type the actor gets)
 TYPES = {
@@ -31,5 +36,19 @@ async def tell(live: Any, change: str, actor: User, other: User) -> None:
         live.send([other.id], {"type": to_other, **_who(actor)}),
         live.send([actor.id], {"type": to_actor, **_who(other)}),
     )
+    if change in ("accepted", "removed"):  # the admins' lists count each one's friends
+        await listing.tell(live, [actor.id, other.id], "friends")
     if change == "accepted":  # new friends see at once whether the other is online
         await live.presence.befriended((actor.id, actor.first_name), (other.id, other.first_name))
+
+
+async def tell_renamed(live: Any, db: AsyncSession, user: User) -> None:
+    """``user`` changed their name: everyone their friends lists show them to (friends, and
+    both sides of a request not yet answered) is told (``friend_renamed``)."""
+    rows = await db.execute(
+        select(Friendship.requester_id, Friendship.addressee_id).where(
+            (Friendship.requester_id == user.id) | (Friendship.addressee_id == user.id)
+        )
+    )
+    others = {b if a == user.id else a for a, b in rows}
+    await live.send(others, {"type": "friend_renamed", **_who(user)})

@@ -25,7 +25,9 @@ async def get_prefs(user: CurrentUser, db: SessionDep) -> PrefsOut:
 
 
 @router.put("/prefs")
-async def put_prefs(body: PrefsIn, user: CurrentUser, db: SessionDep) -> PrefsOut:
+async def put_prefs(body: PrefsIn, request: Request, user: CurrentUser, db: SessionDep) -> PrefsOut:
+    """Set the notice preferences; the person's other open pages (another device, whose
+    sound and notifications follow them) are told (``prefs_changed``)."""
     row = await db.get(LivePrefs, user.id)
     if row is None:
         row = LivePrefs(user_id=user.id, sound=False, notify=False)
@@ -35,4 +37,8 @@ async def put_prefs(body: PrefsIn, user: CurrentUser, db: SessionDep) -> PrefsOu
     if body.notify is not None:
         row.notify = body.notify
     await db.commit()
-    return PrefsOut(sound=row.sound, notify=row.notify)
+    prefs = PrefsOut(sound=row.sound, notify=row.notify)
+    await request.app.state.live.send(
+        [user.id], {"type": "prefs_changed", "user_id": user.id, **prefs.model_dump()}
+    )
+    return prefs

@@ -305,11 +305,16 @@ async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
                 hub.watch("counts", page, message.counts)
                 if message.counts:  # the counts may have changed since hello: say them now
                     page.push(encode({"type": "counts", **hub.presence.counts}))
-            if message.tables is not None:
-                if message.tables and not await _is_admin(hub, page.user_id):
-                    _error(page, "forbidden", "only admins follow every table")
+            for topic, on, what in (
+                ("tables", message.tables, "every table"),
+                ("accounts", message.accounts, "the accounts"),
+            ):
+                if on is None:
+                    continue
+                if on and not await _is_admin(hub, page.user_id):
+                    _error(page, "forbidden", f"only admins follow {what}")
                 else:
-                    hub.watch("tables", page, message.tables)
+                    hub.watch(topic, page, on)
         elif isinstance(message, Ping):
             page.push(b'{"type":"pong"}')
 

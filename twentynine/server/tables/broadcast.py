@@ -118,7 +118,7 @@ class Broadcast(TableParts):
         view it built once for all who see the same."""
         if view_json is None:
             v = self.view_for(conn)
-            view_json = None if v is None else v.to_json()
+            view_json = None if v is None else self._offered(v.to_json())
         return {
             "type": "state",
             "version": self.version,
@@ -127,6 +127,13 @@ class Broadcast(TableParts):
             "table": self.table_json(conn) if table is None else {**table, "you": self._you(conn)},
             "view": view_json,
         }
+
+    def _offered(self, view_json: dict[str, Any]) -> dict[str, Any]:
+        """A view's JSON as sent: its legal moves only while the table plays (a closed, paused
+        or waiting table takes none, so it offers none)."""
+        if self.status == "playing" or not view_json.get("legal"):
+            return view_json
+        return {**view_json, "legal": [], "legal_json": []}
 
     def _broadcast(
         self,
@@ -161,7 +168,7 @@ class Broadcast(TableParts):
                         private = seat_private_json(rnd, key)
                     else:
                         private = spectator_view(rnd, key).private_json()
-                    seen = b"".join((public, b",", encoded(private)[1:]))
+                    seen = b"".join((public, b",", encoded(self._offered(private))[1:]))
                 views[key] = seen
             self.push(
                 conn,

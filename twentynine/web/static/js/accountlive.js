@@ -1,6 +1,6 @@
 // What the live channel changes about your own account, on whatever page is open: a request
 // for a standard account answered (a notice; the Host tab shows what follows), the account
-// changed by an admin (the session takes the new tier). (live.js itself signs the page out on
+// changed by an admin or on another device (the session takes it; the profile page shows it). (live.js itself signs the page out on
 // 'signed_out', and hands each message to the open page's onLive: the admin page's news.)
 import { get } from './api.js';
 import { toast } from './dom.js';
@@ -14,6 +14,10 @@ const onHostTab = () => {
   return route.page === 'dashboard' && route.params[0] === 'host';
 };
 
+/** The profile page, unless something is typed there and not saved yet. */
+const onProfileUntouched = () => parseHash().page === 'profile'
+  && !document.querySelector('form[data-dirty]');
+
 export function wireAccountLive() {
   onLive('tier_request', (message) => {
     if (!session.user || message.user_id !== session.user.id) return; // (an admin's news)
@@ -26,6 +30,6 @@ export function wireAccountLive() {
   onLive('account_changed', async (message) => {
     if (!session.user || message.user_id !== session.user.id) return;
     await setUser(await get('/api/me'));
-    if (onHostTab()) show();
+    if (onHostTab() || onProfileUntouched()) show(); // the new name, tier and choices
   });
 }

@@ -39,13 +39,14 @@ let pinger = null;
 let connectedBefore = false;
 // pages showing what only some pages show, by topic: the server tells this socket of it
 // (lobby: the public tables; counts: how many people are online and playing; tables: every
-// table, for the admin page)
-const watchers = { lobby: 0, counts: 0, tables: 0 };
+// table, and accounts: every change to the list of accounts, for the admin page)
+const watchers = { lobby: 0, counts: 0, tables: 0, accounts: 0 };
 
 function sendWatch() {
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: 'watch', lobby: watchers.lobby > 0,
-      counts: watchers.counts > 0, tables: watchers.tables > 0 }));
+      counts: watchers.counts > 0, tables: watchers.tables > 0,
+      accounts: watchers.accounts > 0 }));
   }
 }
 
@@ -77,6 +78,12 @@ export function watchCounts() {
  * the admin page's list (the server refuses it to a page that is not an admin's). */
 export function watchTables() {
   return watch('tables');
+}
+
+/** Follow every change to the list of accounts (``account_listed``: admins only) until the
+ * returned function is called. */
+export function watchAccounts() {
+  return watch('accounts');
 }
 
 /** Call ``listener(message)`` for each message of ``type``; returns the way to stop. */
@@ -186,6 +193,9 @@ function take(message) {
       notice(t('notice_invite', { host: message.host_name, name: noticeTableName(message) }),
         message.table_id);
       waitsOneMore('join'); // at once; the count that follows is the server's
+      break;
+    case 'prefs_changed': // chosen on another page or device: its sound and notices follow
+      live.prefs = { sound: Boolean(message.sound), notify: Boolean(message.notify) };
       break;
     case 'signed_out': // the account was disabled or deleted: this browser's session ended
       notice(t('signed_out_notice'), null);

@@ -91,6 +91,12 @@ function followLive(root, tab, body, draw) {
 /** The friends lists as a friends message changes them (``user_id``, ``name``: the other). */
 function applyFriendMessage(data, m) {
   const other = { id: m.user_id, first_name: m.name };
+  if (m.type === 'friend_renamed') { // the same lists, with the new name wherever it shows
+    const renamed = (rows) => rows.map((f) => (f.id === m.user_id ? { ...f, first_name: m.name }
+      : f));
+    return { ...data, incoming: renamed(data.incoming), outgoing: renamed(data.outgoing),
+      friends: renamed(data.friends) };
+  }
   const without = (rows) => rows.filter((f) => f.id !== m.user_id);
   const next = { ...data, incoming: without(data.incoming), outgoing: without(data.outgoing),
     friends: data.friends };

@@ -41,6 +41,9 @@ export function render(root) {
       h('span', { class: `swatch swatch-${th}`, 'aria-hidden': 'true' }), t(`theme_${th}`))),
     field(t('language'), lang, user.is_guest ? t('language_guest_note') : null),
     h('button', { type: 'submit', class: 'primary' }, t('save')));
+  // typed into and not saved: a change from another device (accountlive.js) does not redraw
+  // the page over it
+  form.addEventListener('input', () => { form.dataset.dirty = 'true'; });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const data = new FormData(form);
@@ -54,6 +57,7 @@ export function render(root) {
       localStorage.setItem('tn_deck', String(data.get('card_deck')));
       localStorage.setItem('tn_theme', String(data.get('table_theme')));
       if (lang.value !== language()) await chooseLanguage(lang.value);
+      delete form.dataset.dirty;
       toast(t('saved'));
     });
   });
@@ -75,6 +79,16 @@ export function render(root) {
   ].map(([key, value]) => h('div', { class: 'stat', 'data-stat': key },
     h('strong', {}, String(value)), h('span', {}, t(`stat_${key}`))))))
     .catch((e) => replace(stats, h('p', { class: 'error' }, e.message)));
+  return {
+    onLive(message) { // notices chosen on another page or device: the boxes follow (live.js)
+      if (message.type !== 'prefs_changed') return;
+      for (const [name, on] of [['notice_sound', live.prefs.sound],
+        ['notice_notify', live.prefs.notify]]) {
+        const box = root.querySelector(`input[name="${name}"]`);
+        if (box) box.checked = on;
+      }
+    },
+  };
 }
 
 /** Notices (live.js): a sound and a browser notification for "your turn" and invitations,

@@ -2,6 +2,7 @@
 import { get, post } from '../../api.js';
 import { h, replace, toast } from '../../dom.js';
 import { t } from '../../i18n.js';
+import { watchAccounts } from '../../live.js';
 import { session } from '../../session.js';
 import { button, empty, field, selectEl, when } from '../../ui.js';
 
@@ -72,11 +73,29 @@ export async function render(body, page) {
     event.preventDefault();
     refresh().catch((e) => toast(e.message, 'error'));
   });
+  // every change to the list (an account made, renamed, disabled …, by anyone) while it is
+  // shown; many at once are one request
+  const stop = watchAccounts();
+  let soon = null;
+  const refreshSoon = () => {
+    if (soon === null) {
+      soon = setTimeout(() => {
+        soon = null;
+        refresh().catch(() => {});
+      }, 150);
+    }
+  };
   await refresh();
   return {
     refresh,
+    stop() {
+      stop();
+      clearTimeout(soon);
+    },
     onLive(message) {
-      if (message.type === 'tier_request' && message.status === 'granted') refresh();
+      // (hello: the channel came back, and what it missed meanwhile is not kept for a topic)
+      if (message.type === 'account_listed' || message.type === 'hello'
+        || (message.type === 'tier_request' && message.status === 'granted')) refreshSoon();
     },
   };
 }

@@ -1,0 +1,74 @@
+"""What one person does reaches the other open pages that show it, without a reload: a new
+account and a new name on an admin's list of accounts, a new name on a friend's Friends tab,
+notice choices and a new name on the person's own other device."""
+
+from __future__ import annotations
+
+from ..server.conftest import LiveServer
+from .conftest import Browser, sign_in_ui
+from .test_live import mark_no_reload, not_reloaded
+
+
+async def test_the_admins_list_of_accounts_follows_sign_ups_and_changes(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    ada = await chromium.page(web_live.url)
+    await sign_in_ui(ada, web_live, "ada@example.com", "Ada")  # the first account: an admin
+    await ada.goto("/#/admin")
+    accounts = ada.locator("[data-section=accounts]")
+    await accounts.locator("tr", has_text="Ada").wait_for()
+    await mark_no_reload(ada)
+    cy = await web_live.sign_in("cy@example.com", "Cy")  # signs up while the list is shown
+    cy_id = int((await cy.get("/api/me")).json()["id"])
+    row = accounts.locator(f"tr[data-account='{cy_id}']")
+    await row.get_by_text("Cy", exact=True).wait_for(timeout=3000)
+    assert (await cy.patch("/api/me", json={"first_name": "Cyrus"})).status_code == 200
+    await row.get_by_text("Cyrus", exact=True).wait_for(timeout=3000)
+    assert await not_reloaded(ada)
+    chromium.assert_clean()
+
+
+async def test_a_new_name_and_notice_choices_reach_the_other_open_pages(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    laptop = await chromium.page(web_live.url)
+    phone = await chromium.page(web_live.url)  # the same person, another device
+    friend = await chromium.page(web_live.url)
+    await sign_in_ui(laptop, web_live, "asha@example.com", "Asha")
+    await sign_in_ui(phone, web_live, "asha@example.com", "Asha")
+    await sign_in_ui(friend, web_live, "bo@example.com", "Bo")
+    asha = await web_live.sign_in("asha@example.com", "Asha")
+    bo = await web_live.sign_in("bo@example.com", "Bo")
+    asha_id = int((await asha.get("/api/me")).json()["id"])
+    assert (await asha.post("/api/friends/requests", json={"email": "bo@example.com"})).is_success
+    assert (await bo.post(f"/api/friends/requests/{asha_id}/accept")).is_success
+
+    await friend.goto("/#/dashboard/friends")
+    await friend.get_by_role("button", name="Remove Asha").wait_for()
+    await phone.goto("/#/profile")
+    sound = phone.get_by_label("Play a sound")
+    await sound.wait_for()
+    assert not await sound.is_checked()
+    for page in (friend, phone):
+        await mark_no_reload(page)
+
+    # on the laptop: a sound for notices, then a new name
+    await laptop.goto("/#/profile")
+    await laptop.get_by_label("Play a sound").check()
+    await phone.wait_for_function(
+        "() => document.querySelector('input[name=notice_sound]').checked", timeout=3000
+    )
+    assert await phone.evaluate(
+        "import('/static/js/live.js').then((m) => m.live.prefs.sound)"
+    )  # the phone's notices follow too, not only the box
+    name = laptop.get_by_label("First name")
+    await name.fill("Ashalata")
+    await laptop.get_by_role("button", name="Save").click()
+    await friend.get_by_role("button", name="Remove Ashalata").wait_for(timeout=3000)
+    await phone.wait_for_function(
+        "() => document.querySelector('input[name=first_name]').value === 'Ashalata'",
+        timeout=3000,
+    )
+    for page in (friend, phone):
+        assert await not_reloaded(page)
+    chromium.assert_clean()
