@@ -71,4 +71,18 @@ async def test_a_new_name_and_notice_choices_reach_the_other_open_pages(
     )
     for page in (friend, phone):
         assert await not_reloaded(page)
+
+    # typed on the phone and not saved: the laptop's next change does not draw over it
+    await phone.get_by_label("First name").fill("Asha L")
+    await name.fill("Asha Lata")
+    await laptop.get_by_role("button", name="Save").click()
+    for _ in range(50):  # until the phone's session has the laptop's change
+        if await phone.evaluate(SESSION_NAME) == "Asha Lata":
+            break
+        await phone.wait_for_timeout(100)
+    assert await phone.evaluate(SESSION_NAME) == "Asha Lata"
+    assert await phone.get_by_label("First name").input_value() == "Asha L"
     chromium.assert_clean()
+
+
+SESSION_NAME = "import('/static/js/session.js').then((m) => m.session.user.first_name)"

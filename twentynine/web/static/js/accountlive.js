@@ -14,10 +14,6 @@ const onHostTab = () => {
   return route.page === 'dashboard' && route.params[0] === 'host';
 };
 
-/** The profile page, unless something is typed there and not saved yet. */
-const onProfileUntouched = () => parseHash().page === 'profile'
-  && !document.querySelector('form[data-dirty]');
-
 export function wireAccountLive() {
   onLive('tier_request', (message) => {
     if (!session.user || message.user_id !== session.user.id) return; // (an admin's news)
@@ -29,7 +25,7 @@ export function wireAccountLive() {
   });
   onLive('account_changed', async (message) => {
     if (!session.user || message.user_id !== session.user.id) return;
-    await setUser(await get('/api/me'));
-    if (onHostTab() || onProfileUntouched()) show(); // the new name, tier and choices
+    await setUser(await get('/api/me')); // (pages draw again: the profile its new name)
+    if (onHostTab()) show();
   });
 }

@@ -3,6 +3,7 @@ import { get } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { LANGUAGES, language, t } from '../i18n.js';
 import { AVATARS, DECKS, THEMES } from '../prefs.js';
+import { show } from '../router.js';
 import { chooseLanguage, session, updateProfile } from '../session.js';
 import { cardEl } from '../cards.js';
 import { busy, field, loading, pageFrame, selectEl } from '../ui.js';
@@ -41,8 +42,8 @@ export function render(root) {
       h('span', { class: `swatch swatch-${th}`, 'aria-hidden': 'true' }), t(`theme_${th}`))),
     field(t('language'), lang, user.is_guest ? t('language_guest_note') : null),
     h('button', { type: 'submit', class: 'primary' }, t('save')));
-  // typed into and not saved: a change from another device (accountlive.js) does not redraw
-  // the page over it
+  // typed into and not saved: a change from another device (accountlive.js) does not draw the
+  // page again over it (``relabel`` below)
   form.addEventListener('input', () => { form.dataset.dirty = 'true'; });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -54,10 +55,10 @@ export function render(root) {
         card_deck: String(data.get('card_deck')),
         table_theme: String(data.get('table_theme')),
       });
+      delete form.dataset.dirty; // saved: the page may be drawn again (a new language)
       localStorage.setItem('tn_deck', String(data.get('card_deck')));
       localStorage.setItem('tn_theme', String(data.get('table_theme')));
       if (lang.value !== language()) await chooseLanguage(lang.value);
-      delete form.dataset.dirty;
       toast(t('saved'));
     });
   });
@@ -80,6 +81,11 @@ export function render(root) {
     h('strong', {}, String(value)), h('span', {}, t(`stat_${key}`))))))
     .catch((e) => replace(stats, h('p', { class: 'error' }, e.message)));
   return {
+    /** The account changed (here, or on another device: accountlive.js) or the language did:
+     * drawn again, unless something typed here is not saved yet. */
+    relabel() {
+      if (!form.dataset.dirty) show();
+    },
     onLive(message) { // notices chosen on another page or device: the boxes follow (live.js)
       if (message.type !== 'prefs_changed') return;
       for (const [name, on] of [['notice_sound', live.prefs.sound],
