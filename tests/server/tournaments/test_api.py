@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import select
 
-from twentynine.server.tournaments.models import TournamentLog
+from twentynine.server.tournaments.models import Tournament, TournamentLog
 
 from .conftest import create, finished, people, register_pair, wait_for
 
@@ -46,6 +46,7 @@ async def test_creating_needs_a_standard_account_and_a_sound_body(event_app: Fas
             "registration_opens_at": "2030-01-02T00:00:00Z",
             "registration_closes_at": "2030-01-01T00:00:00Z",
         },
+        {"name": "x", "format": "knockout", "registration_closes_at": "2020-01-01T00:00:00Z"},
     ]
     for body in bad:
         r = await organiser.post("/api/tournaments", json=body)
@@ -86,9 +87,13 @@ async def test_registration_refusals(event_app: FastAPI) -> None:
     assert (await org.post(url, json={})).status_code == 201  # room again
     assert (await ana.get("/api/tournaments/999")).status_code == 404
     assert (await ana.get("/api/tournaments/0")).status_code == 422
-    # registration closes
-    past = (dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)).isoformat()
-    closed = (await create(org, registration_closes_at=past))["id"]
+    # registration closes (the time it was set to passes)
+    soon = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=1)).isoformat()
+    closed = (await create(org, registration_closes_at=soon))["id"]
+    async with event_app.state.sessionmaker() as db:
+        row = await db.get(Tournament, closed)
+        row.closes_at = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(seconds=1)
+        await db.commit()
     r = await ana.post(f"/api/tournaments/{closed}/entries", json={})
     assert r.status_code == 409 and "closed" in r.json()["detail"]
     later = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).isoformat()

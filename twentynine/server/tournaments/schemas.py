@@ -98,6 +98,8 @@ class CreateTournament(BaseModel):
         opens, closes = self.registration_opens_at, self.registration_closes_at
         if opens is not None and closes is not None and closes <= opens:
             raise ValueError("registration must close after it opens")
+        if closes is not None and closes <= dt.datetime.now(dt.UTC).replace(tzinfo=None):
+            raise ValueError("registration would close before it began: choose a later time")
         return self
 
 
