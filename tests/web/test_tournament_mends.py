@@ -239,6 +239,8 @@ async def test_the_standings_say_which_points_are_byes(
     doc = await (await org.request.get(f"/api/tournaments/{made}")).json()
     (sitter,) = doc["rounds"][0]["byes"]
     row = org.locator(f"table.standings tr[data-entry='{sitter}'] td").nth(2)
+    # (the standings are drawn again as the live changes come: wait for the final one)
+    await org.locator(f"table.standings tr[data-entry='{sitter}'] td", has_text="bye").wait_for()
     assert await row.inner_text() == "0-0-0 + 1 bye"
     chromium.assert_clean()
 
