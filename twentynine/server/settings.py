@@ -47,6 +47,9 @@ class Settings:
     socket_messages_per_10s: int = 60
     bot_delay_ms: int = 600  # pause before a bot acts, so people can follow
     next_deal_seconds: float = 4.0  # the result stays on the table this long
+    #: a public table still waiting for players that no page has shown for this long closes
+    #: (its lobby entry would otherwise stay for good: tables/manager.py)
+    abandoned_table_minutes: float = 10.0
     chat_max_length: int = 300
     #: the cyclic garbage collector's thresholds (``gc.set_threshold``), see heap.py
     gc_thresholds: tuple[int, int, int] = (700, 300, 100)
@@ -112,6 +115,7 @@ def load_settings(**overrides: Any) -> Settings:
         "takeover_seconds": ("TAKEOVER_SECONDS", int),
         "bot_delay_ms": ("BOT_DELAY_MS", int),
         "next_deal_seconds": ("NEXT_DEAL_SECONDS", float),
+        "abandoned_table_minutes": ("ABANDONED_TABLE_MINUTES", float),
     }
     raw_gc = _env("GC_THRESHOLDS")
     if raw_gc:

@@ -6,6 +6,7 @@ reaches a closed table, and what it answers stays the same."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Coroutine
 from typing import Any
 
@@ -62,3 +63,53 @@ async def test_a_closed_table_is_let_go_of_once_no_page_shows_it(
     open_id = r.json()["id"]
     await on_server(live, tables.let_go_of_closed())
     assert open_id in tables.tables
+
+
+async def test_a_public_table_left_waiting_with_no_page_on_it_closes(
+    live: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ana opens a public table and goes away without leaving: once it has been quiet for the
+    set time and no page shows it, it closes and leaves the lobby (the lobby's pages are told).
+    A table someone has open, one under way and one changed lately stay."""
+    from ..live.meclient import MeSocket
+
+    tables = live.app.state.tables
+    ana = await live.sign_in("ana@example.com", "Ana")
+    bo = await live.sign_in("bo@example.com", "Bo")
+
+    async def public(seats: list[str]) -> str:
+        r = await ana.post("/api/tables", json={"kind": "public", "seats": seats})
+        assert r.status_code == 201, r.text
+        return str(r.json()["id"])
+
+    left = await public(["me", "open", "open", "open"])
+    shown = await public(["me", "open", "open", "open"])
+    playing = await public(["me", "bot:random", "bot:random", "bot:random"])
+    sock = await TableSocket(live, ana, shown).connect()
+    lobby_page = await MeSocket(live, bo).connect()
+    await lobby_page.send({"type": "watch", "lobby": True})
+    await lobby_page.send({"type": "ping"})
+    await lobby_page.next("pong", timeout=2)
+
+    assert await on_server(live, tables.close_abandoned()) == []  # changed lately: kept
+    monkeypatch.setattr(
+        tables, "settings", dataclasses.replace(tables.settings, abandoned_table_minutes=0.0)
+    )
+    assert await on_server(live, tables.close_abandoned()) == [left]
+    told = await lobby_page.next("table_changed", lambda m: m["table_id"] == left, 2)
+    assert told["change"] == "closed" and told["status"] == "closed"
+    listed = {t["id"] for t in (await bo.get("/api/tables")).json()}
+    assert left not in listed and shown in listed
+    assert (await ana.get(f"/api/tables/{playing}")).json()["status"] == "playing"
+    assert await on_server(live, tables.close_abandoned()) == []  # nothing more to close
+    # the page shown closes: that table goes too
+    await sock.close()
+    runtime = tables.tables[shown]
+
+    async def unseen() -> None:
+        while runtime.conns:
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(unseen(), 5)
+    assert await on_server(live, tables.close_abandoned()) == [shown]
+    await lobby_page.close()

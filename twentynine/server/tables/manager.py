@@ -1,10 +1,13 @@
 """The live tables of this process: loaded from the store on first use, kept in memory while
-they are open, and let go of once closed and shown by no page here (``CLOSED_KEPT_S``)."""
+they are open, and let go of once closed and shown by no page here (``CLOSED_KEPT_S``). A
+public table still waiting for players that nobody has had open for a while closes (its
+lobby entry would stay for good otherwise: ``close_abandoned``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 import time
 from typing import Any
@@ -12,8 +15,9 @@ from typing import Any
 from sqlalchemy import select
 
 from ...engine.records import RulesSpec
+from ..db import utcnow
 from ..settings import Settings
-from .fanout import PRESENCE_TTL, Fanout, LocalFanout
+from .fanout import PRESENCE_TTL, TABLE_OPEN, Fanout, LocalFanout
 from .models import GameTable
 from .notices import TableNotices
 from .runtime import Seat, TableInfo, TableRuntime, seat_name
@@ -69,6 +73,41 @@ class TableManager:
                 await self.let_go_of_closed()
             except Exception:
                 log.exception("letting go of closed tables failed")
+            try:
+                await self.close_abandoned()
+            except Exception:
+                log.exception("closing abandoned tables failed")
+
+    async def close_abandoned(self) -> list[str]:
+        """Close each public table still waiting for players that has not changed for the
+        settings' ``abandoned_table_minutes`` and that no page shows (here, or on another
+        process): whoever opened or joined it went away without leaving, and the lobby would
+        offer it for good. Its people and the lobby's pages are told as for any close. The ids
+        closed here (another process may close some: one that leads a table closes it)."""
+        quiet = dt.timedelta(minutes=self.settings.abandoned_table_minutes)
+        async with self.store.maker() as db:
+            ids = list(
+                await db.scalars(
+                    select(GameTable.id).where(
+                        GameTable.kind == "public",
+                        GameTable.status == "waiting",
+                        GameTable.updated_at < utcnow() - quiet,
+                    )
+                )
+            )
+        closed: list[str] = []
+        for table_id in ids:
+            here = self.tables.get(table_id)
+            if here is not None and here.conns:
+                continue  # its page is open here
+            if await self.fanout.connected(table_id, TABLE_OPEN):
+                continue  # … or on another process
+            runtime = await self.get(table_id)
+            if runtime is None or not runtime.leader:
+                continue
+            if await runtime.submit(lambda r=runtime: r.close_if_abandoned()):
+                closed.append(table_id)
+        return closed
 
     async def let_go_of_closed(self) -> None:
         """Stop and forget each closed table that no page here has shown for

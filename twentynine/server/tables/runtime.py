@@ -287,6 +287,15 @@ class TableRuntime(
 
         await self.submit(command)
 
+    async def close_if_abandoned(self) -> bool:
+        """On the table's queue: close it if it still waits for players and no page here
+        shows it (``TableManager.close_abandoned`` found it quiet and shown nowhere)."""
+        if self.status != "waiting" or self.conns:
+            return False
+        self.status = "closed"
+        await self._commit([{"type": "closed", "reason": "abandoned"}])
+        return True
+
     async def close(self, user_id: int | None, force: bool = False) -> None:
         async def command() -> None:
             if not force and (user_id is None or user_id != self.info.host_id):
