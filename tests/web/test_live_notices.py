@@ -204,3 +204,24 @@ async def test_one_notice_a_table_however_many_turns_come(
     await a.locator(".toast.notice", has_text="Other game").wait_for()
     assert await a.locator(".toast.notice", has_text="Evening game").count() == 1
     chromium.assert_clean()
+
+
+async def test_at_a_table_on_a_phone_a_notice_keeps_clear_of_the_menu(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    """On a 390 px phone the menu wraps under the brand; "your turn" at another table, shown
+    at the top of a table's page (the hand is at the bottom), came over its links."""
+    a = await chromium.page(
+        web_live.url, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    await sign_in_ui(a, web_live, email("Hana"), "Hana")
+    here = await solo_table(a)
+    await a.goto(f"/#/table/{here['id']}")
+    await a.locator("section.table-page").wait_for()
+    await solo_table(a)  # another table: its turn comes while this one is shown
+    notice = a.locator(".toast.notice", has_text="Your turn at").last
+    await notice.wait_for(timeout=5000)
+    box, nav = await notice.bounding_box(), await a.locator("header.topbar").bounding_box()
+    assert nav and nav["height"] > 60, "the menu is one row: nothing to check here"
+    assert box and box["y"] >= nav["y"] + nav["height"], "the notice covers the menu"
+    chromium.assert_clean()

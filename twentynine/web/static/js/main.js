@@ -61,7 +61,19 @@ async function doSignOut() {
   location.hash = '#/';
 }
 
+/** Keep ``--topbar-bottom`` (the menu's lower edge) for the messages' box, which sits under
+ * it: on a phone the menu wraps to two rows or more, and a message over it hid its links. */
+function followTopbar() {
+  const bar = document.querySelector('header.topbar');
+  if (!bar || typeof ResizeObserver === 'undefined') return;
+  const set = () => document.documentElement.style.setProperty('--topbar-bottom',
+    `${bar.offsetTop + bar.offsetHeight}px`);
+  new ResizeObserver(set).observe(bar);
+  set();
+}
+
 function wire() {
+  followTopbar();
   document.getElementById('lang').addEventListener('change', async (event) => {
     try {
       await chooseLanguage(event.target.value);
