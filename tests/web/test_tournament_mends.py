@@ -272,3 +272,35 @@ async def test_a_match_tables_video_call_is_for_its_players(
     assert await call.get_attribute("href") == link
     assert await dee.get_by_role("link", name="Join the video call").count() == 0
     chromium.assert_clean()
+
+
+async def test_a_result_set_before_any_deal_shows_no_score(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    """The organiser decides a match nobody has played yet: its line said "score 0–0" (a
+    match played and even) beside "set by the organiser"; it now says only who won and how."""
+    org_page = await chromium.page(event_live.url)
+    await sign_in_ui(org_page, event_live, "org@example.com", "Org")
+    org = await event_live.sign_in("org@example.com", "Org")
+    r = await org.post(
+        "/api/tournaments",
+        json={"name": "Evening", "format": "knockout", "team_mode": "individuals",
+              "grace_seconds": 600},
+    )  # fmt: skip
+    tid = r.json()["id"]
+    ana = await event_live.sign_in("ana@example.com", "Ana")
+    assert (await ana.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 201
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    assert r.status_code == 200, r.text
+    (match,) = r.json()["rounds"][0]["matches"]
+    r = await org.post(
+        f"/api/tournaments/{tid}/matches/{match['id']}/result", json={"winner": match["a"]}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["rounds"][0]["matches"][0]["result"]["deals"] == 0
+    await org_page.goto(f"/#/tournament/{tid}")
+    line = org_page.locator(f"li[data-match='{match['id']}']")
+    await line.get_by_text("set by the organiser").wait_for()
+    assert "score" not in await line.inner_text()
+    chromium.assert_clean()

@@ -185,7 +185,11 @@ function standings(doc, names) {
 }
 
 function matchLine(doc, m, names, act) {
-  const score = (m.result && m.result.score) || (m.live && m.live.score);
+  const decided = m.result && m.result.score;
+  // a result set (or forfeited) before a deal was played has no score to tell: "0–0" read as
+  // a match that was played and drawn
+  const scored = decided && (m.result.deals > 0 || decided.some((points) => points !== 0));
+  const score = scored ? decided : (!decided && m.live && m.live.score);
   const mine = doc.you.entry_id && [m.a, m.b].includes(doc.you.entry_id);
   const team = (entry) => h('span', { class: m.winner === entry ? 'won' : '' },
     names[entry] || '?');
