@@ -10,6 +10,26 @@ from typing import Any
 from ..server.conftest import LiveServer
 from .conftest import Browser, sign_in_ui
 
+
+async def evening(org: Any, **extra: Any) -> int:
+    """A knockout of individuals made by ``org`` (a player who does not come has ten minutes'
+    grace): its id."""
+    body = {"name": "Evening", "format": "knockout", "team_mode": "individuals",
+            "grace_seconds": 600, **extra}  # fmt: skip
+    r = await org.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    return int(r.json()["id"])
+
+
+async def start_against_a_bot(org: Any, tid: int) -> dict[str, Any]:
+    """One team of random bots joins the entrants, the tournament starts: its first match."""
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    assert r.status_code == 200, r.text
+    match: dict[str, Any] = r.json()["rounds"][0]["matches"][0]
+    return match
+
+
 #: the contrast of a text's colour against what is behind it (WCAG's relative luminance); the
 #: background is what shows through every layer from the element up to the page
 CONTRAST = """(el) => {
@@ -153,22 +173,14 @@ async def test_a_match_decided_by_the_organiser_mid_deal_takes_no_more_moves(
     result while it is her turn. Her open page says the table is closed and offers no bid, no
     pass and no card (it went on offering them, for a table that takes no move)."""
     org = await event_live.sign_in("org@example.com", "Org")
-    r = await org.post(
-        "/api/tournaments",
-        json={"name": "Evening", "format": "knockout", "team_mode": "individuals",
-              "grace_seconds": 600},
-    )  # fmt: skip
-    tid = r.json()["id"]
+    tid = await evening(org)
     ana = await chromium.page(event_live.url)
     await sign_in_ui(ana, event_live, "ana@example.com", "Ana")
-    r = await ana.evaluate(
+    entry = await ana.evaluate(
         f"import('/static/js/api.js').then(m => m.post('/api/tournaments/{tid}/entries', {{}}))"
     )
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await org.post(f"/api/tournaments/{tid}/start")
-    assert r.status_code == 200, r.text
-    (match,) = r.json()["rounds"][0]["matches"]
-    bots = match["b"] if match["a"] == r.json()["you"]["entry_id"] else match["a"]
+    match = await start_against_a_bot(org, tid)
+    bots = match["b"] if match["a"] == entry["you"]["entry_id"] else match["a"]
     await ana.goto(f"/#/table/{match['table_id']}")
     await ana.get_by_role("button", name="Join").first.click()
     table = ana.locator("section.table-page")
@@ -251,17 +263,10 @@ async def test_a_match_tables_video_call_is_for_its_players(
     none (the tournament's page gives it to the entrants only)."""
     org = await event_live.sign_in("org@example.com", "Org")
     link = "https://meet.example.com/room-of-the-event"
-    r = await org.post(
-        "/api/tournaments",
-        json={"name": "Evening", "format": "knockout", "team_mode": "individuals",
-              "grace_seconds": 600, "conference_url": link},
-    )  # fmt: skip
-    tid = r.json()["id"]
+    tid = await evening(org, conference_url=link)
     ana_api = await event_live.sign_in("ana@example.com", "Ana")
     await ana_api.post(f"/api/tournaments/{tid}/entries", json={})
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await org.post(f"/api/tournaments/{tid}/start")
-    table = r.json()["rounds"][0]["matches"][0]["table_id"]
+    table = (await start_against_a_bot(org, tid))["table_id"]
     ana, dee = await chromium.page(event_live.url), await chromium.page(event_live.url)
     await sign_in_ui(ana, event_live, "ana@example.com", "Ana")
     await sign_in_ui(dee, event_live, "dee@example.com", "Dee")
@@ -282,18 +287,10 @@ async def test_a_result_set_before_any_deal_shows_no_score(
     org_page = await chromium.page(event_live.url)
     await sign_in_ui(org_page, event_live, "org@example.com", "Org")
     org = await event_live.sign_in("org@example.com", "Org")
-    r = await org.post(
-        "/api/tournaments",
-        json={"name": "Evening", "format": "knockout", "team_mode": "individuals",
-              "grace_seconds": 600},
-    )  # fmt: skip
-    tid = r.json()["id"]
+    tid = await evening(org)
     ana = await event_live.sign_in("ana@example.com", "Ana")
     assert (await ana.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 201
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await org.post(f"/api/tournaments/{tid}/start")
-    assert r.status_code == 200, r.text
-    (match,) = r.json()["rounds"][0]["matches"]
+    match = await start_against_a_bot(org, tid)
     r = await org.post(
         f"/api/tournaments/{tid}/matches/{match['id']}/result", json={"winner": match["a"]}
     )

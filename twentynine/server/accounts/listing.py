@@ -32,5 +32,5 @@ def made(db: AsyncSession, user: User) -> None:
 
 
 async def tell_made(live: Any, db: AsyncSession) -> None:
-    """After a sign-in or a guest's start: the accounts it made reach the admins' lists."""
+    """After a sign-in: the account it made, if any, reaches the admins' lists."""
     await tell(live, db.info.pop(_MADE, []), "created")
