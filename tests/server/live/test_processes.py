@@ -199,3 +199,35 @@ async def test_a_visitors_page_and_an_admins_tables_across_two_processes(
     assert visitor.of("table_changed") == []  # not a visitor's to hear
     for page in (visitor, admin_page):
         await page.close()
+
+
+async def test_names_notice_choices_and_the_list_of_accounts_across_two_processes(
+    two_processes: tuple[Remote, Remote],
+) -> None:
+    """Done through process one, heard on process two: a sign-up and a rename on an admin's
+    list of accounts, the rename on a friend's page, notice choices on the person's own."""
+    one, two = two_processes
+    ada = await one.sign_in("ada@example.com", "Ada")  # a new site's first account: an admin
+    admin_page = await MeSocket(two, ada).connect()
+    await admin_page.send({"type": "watch", "accounts": True})
+    await admin_page.send({"type": "ping"})
+    await admin_page.next("pong", timeout=2)
+    bo = await one.sign_in("bo@example.com", "Bo")
+    bo_id = int((await bo.get("/api/me")).json()["id"])
+    made = await admin_page.next("account_listed", lambda m: m["user_id"] == bo_id, 2)
+    assert made["change"] == "created"
+    ada_id = int((await ada.get("/api/me")).json()["id"])
+    assert (await ada.post("/api/friends/requests", json={"email": "bo@example.com"})).is_success
+    assert (await bo.post(f"/api/friends/requests/{ada_id}/accept")).is_success
+    bo_two = await one.sign_in("bo@example.com", "Bo")  # his other device, on process two
+    bo_page = await MeSocket(two, bo_two).connect()
+
+    assert (await bo.patch("/api/me", json={"first_name": "Bodhi"})).status_code == 200
+    renamed = await admin_page.next("friend_renamed", timeout=2)
+    assert renamed["user_id"] == bo_id and renamed["name"] == "Bodhi"
+    await admin_page.next("account_listed", lambda m: m["change"] == "renamed", 2)
+    assert (await bo.put("/api/live/prefs", json={"notify": True})).status_code == 200
+    prefs = await bo_page.next("prefs_changed", timeout=2)
+    assert prefs["notify"] is True and prefs["sound"] is False
+    for page in (admin_page, bo_page):
+        await page.close()

@@ -332,6 +332,10 @@ async def test_a_watch_must_name_a_topic(live: LiveServer) -> None:
     assert (await page.next("error", lambda m: "counts" in m["message"], timeout=2))[
         "reason"
     ] == "malformed"
+    await page.send({"type": "watch", "accounts": "yes"})
+    assert (await page.next("error", lambda m: "accounts" in m["message"], timeout=2))[
+        "reason"
+    ] == "malformed"
     await page.close()
 
 

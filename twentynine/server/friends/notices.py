@@ -8,12 +8,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts import listing
 from ..accounts.models import User
-from .models import Friendship
+from . import service
 
 #: what ``actor`` did to ``other`` → (the type the other side gets, the type the actor gets)
 TYPES = {
@@ -45,10 +44,5 @@ async def tell(live: Any, change: str, actor: User, other: User) -> None:
 async def tell_renamed(live: Any, db: AsyncSession, user: User) -> None:
     """``user`` changed their name: everyone their friends lists show them to (friends, and
     both sides of a request not yet answered) is told (``friend_renamed``)."""
-    rows = await db.execute(
-        select(Friendship.requester_id, Friendship.addressee_id).where(
-            (Friendship.requester_id == user.id) | (Friendship.addressee_id == user.id)
-        )
-    )
-    others = {b if a == user.id else a for a, b in rows}
+    others = await service.linked_ids(db, user.id)
     await live.send(others, {"type": "friend_renamed", **_who(user)})

@@ -91,11 +91,16 @@ async def are_friends(db: AsyncSession, a_id: int, b_id: int) -> bool:
 
 async def friend_ids(db: AsyncSession, user_id: int) -> set[int]:
     """The ids of everyone ``user_id`` is friends with."""
-    rows = await db.execute(
-        select(Friendship.requester_id, Friendship.addressee_id).where(
-            _involving(user_id), Friendship.status == ACCEPTED
-        )
-    )
+    return await linked_ids(db, user_id, accepted_only=True)
+
+
+async def linked_ids(db: AsyncSession, user_id: int, accepted_only: bool = False) -> set[int]:
+    """The ids of everyone whose friends lists show ``user_id``: friends, and (unless
+    ``accepted_only``) both sides of a request not yet answered."""
+    where = _involving(user_id)
+    if accepted_only:
+        where = and_(where, Friendship.status == ACCEPTED)
+    rows = await db.execute(select(Friendship.requester_id, Friendship.addressee_id).where(where))
     return {b if a == user_id else a for a, b in rows}
 
 

@@ -105,7 +105,7 @@ class TableManager:
             runtime = await self.get(table_id)
             if runtime is None or not runtime.leader:
                 continue
-            if await runtime.submit(lambda r=runtime: r.close_if_abandoned()):
+            if await runtime.submit(runtime.close_if_abandoned):
                 closed.append(table_id)
         return closed
 

@@ -292,9 +292,16 @@ class TableRuntime(
         shows it (``TableManager.close_abandoned`` found it quiet and shown nowhere)."""
         if self.status != "waiting" or self.conns:
             return False
-        self.status = "closed"
-        await self._commit([{"type": "closed", "reason": "abandoned"}])
+        await self._close_now({"type": "closed", "reason": "abandoned"})
         return True
+
+    async def _close_now(self, event: dict[str, Any]) -> None:
+        """On the table's queue: closed for good (its timers stopped), and everyone told."""
+        self.status = "closed"
+        for task in list(self.timers.values()):
+            task.cancel()
+        self.timers.clear()
+        await self._commit([event])
 
     async def close(self, user_id: int | None, force: bool = False) -> None:
         async def command() -> None:
@@ -306,10 +313,6 @@ class TableRuntime(
                 raise TableError(
                     "rated", "a rated game in play cannot be closed; leave it (a loss)"
                 )
-            self.status = "closed"
-            for task in list(self.timers.values()):
-                task.cancel()
-            self.timers.clear()
-            await self._commit([{"type": "closed"}])
+            await self._close_now({"type": "closed"})
 
         await self.submit(command)
