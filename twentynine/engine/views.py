@@ -97,55 +97,105 @@ class View:
 
     def public_json(self) -> dict[str, Any]:
         """The fields every view of the same state shares, whoever looks: a server sending one
-        state to many viewers builds them once."""
-        codes = CARD_CODES
-        return {
-            "dealer": self.dealer,
-            "first_hand": self.first_hand,
-            "phase": self.phase.name.lower(),
-            "hand_sizes": list(self.hand_sizes),
-            "has_indicator": self.has_indicator,
-            "calls": [list(c) for c in self.calls],
-            "holder": self.holder,
-            "bid": self.bid,
-            "speaker": self.speaker,
-            "bidder": self.bidder,
-            "target": self.target,
-            "trump_mode": self.trump_mode,
-            "trump_shown": self.trump_shown,
-            "shown_by": self.shown_by,
-            "shown_in_trick": self.shown_in_trick,
-            "stake": self.stake,
-            "double_level": self.double_level,
-            "caller": self.caller,
-            "single_hand_level": self.single_hand_level,
-            "sits_out": self.sits_out,
-            "leader": self.leader,
-            "turn": self.turn,
-            "lead_suit": None if self.lead_suit is None else SUITS[self.lead_suit],
-            "trick": [[s, codes[c]] for s, c in self.trick],
-            "tricks": [
-                {
-                    "leader": t.leader,
-                    "plays": [[s, codes[c]] for s, c in t.plays],
-                    "winner": t.winner,
-                    "points": t.points,
-                }
-                for t in self.tricks
-            ],
-            "points": list(self.points),
-            "tricks_won": list(self.tricks_won),
-            "pair_by": self.pair_by,
-            "must_trump": self.must_trump,
-            "outcome": self.outcome,
-            "reason": self.reason,
-            "score_delta": list(self.score_delta),
-            "early": self.early,
-        }
+        state to many viewers builds them once (``shared_json``, straight from the state)."""
+        return _public_json(vars(self))
 
 
 def _opt(v: int) -> int | None:
     return v if v >= 0 else None
+
+
+def _public_fields(st: RoundState) -> dict[str, Any]:
+    """A view's fields that are the same whoever looks (see :meth:`View.public_json`)."""
+    phase = st.phase
+    bidder_known = st.bidder >= 0
+    caller = st.caller
+    return {
+        "dealer": st.dealer,
+        "first_hand": st.first_hand,
+        "phase": phase,
+        "hand_sizes": tuple(h.bit_count() for h in st.hands),
+        "has_indicator": st.indicator >= 0,
+        "calls": st.calls,
+        "holder": _opt(st.holder),
+        "bid": st.bid,
+        "speaker": _opt(st.speaker) if phase is Phase.AUCTION else None,
+        "bidder": _opt(st.bidder),
+        "target": st.target if bidder_known and caller < 0 else None,
+        "trump_mode": TRUMP_MODE_NAMES[st.trump_mode]
+        if bidder_known and phase > Phase.TRUMP
+        else None,
+        "trump_shown": st.trump_shown,
+        "shown_by": _opt(st.shown_by),
+        "shown_in_trick": _opt(st.shown_in_trick),
+        "stake": st.stake if phase is Phase.OVER else st.current_stake,
+        "double_level": st.double_level,
+        "caller": _opt(caller),
+        "single_hand_level": st.single_hand_level,
+        "sits_out": partner(caller) if caller >= 0 else None,
+        "leader": _opt(st.leader),
+        "turn": _opt(st.turn) if phase is Phase.PLAY else None,
+        "lead_suit": _opt(st.lead_suit),
+        "trick": st.trick,
+        "tricks": st.tricks,
+        "points": st.points,
+        "tricks_won": st.tricks_won,
+        "pair_by": _opt(st.pair_by),
+        "must_trump": _opt(st.must_trump),
+        "outcome": st.outcome or None,
+        "reason": st.reason or None,
+        "score_delta": st.score_delta,
+        "early": st.early,
+    }
+
+
+def _public_json(f: dict[str, Any]) -> dict[str, Any]:
+    """The JSON of the public fields ``f`` (a view's, or ``_public_fields``)."""
+    codes = CARD_CODES
+    lead_suit = f["lead_suit"]
+    return {
+        "dealer": f["dealer"],
+        "first_hand": f["first_hand"],
+        "phase": f["phase"].name.lower(),
+        "hand_sizes": list(f["hand_sizes"]),
+        "has_indicator": f["has_indicator"],
+        "calls": [list(c) for c in f["calls"]],
+        "holder": f["holder"],
+        "bid": f["bid"],
+        "speaker": f["speaker"],
+        "bidder": f["bidder"],
+        "target": f["target"],
+        "trump_mode": f["trump_mode"],
+        "trump_shown": f["trump_shown"],
+        "shown_by": f["shown_by"],
+        "shown_in_trick": f["shown_in_trick"],
+        "stake": f["stake"],
+        "double_level": f["double_level"],
+        "caller": f["caller"],
+        "single_hand_level": f["single_hand_level"],
+        "sits_out": f["sits_out"],
+        "leader": f["leader"],
+        "turn": f["turn"],
+        "lead_suit": None if lead_suit is None else SUITS[lead_suit],
+        "trick": [[s, codes[c]] for s, c in f["trick"]],
+        "tricks": [
+            {
+                "leader": t.leader,
+                "plays": [[s, codes[c]] for s, c in t.plays],
+                "winner": t.winner,
+                "points": t.points,
+            }
+            for t in f["tricks"]
+        ],
+        "points": list(f["points"]),
+        "tricks_won": list(f["tricks_won"]),
+        "pair_by": f["pair_by"],
+        "must_trump": f["must_trump"],
+        "outcome": f["outcome"],
+        "reason": f["reason"],
+        "score_delta": list(f["score_delta"]),
+        "early": f["early"],
+    }
 
 
 def known_cards(st: RoundState, seat: int) -> tuple[dict[int, int], bool, bool]:
@@ -197,7 +247,7 @@ def seat_private_json(st: RoundState, seat: int) -> dict[str, Any]:
 
 def shared_json(st: RoundState) -> dict[str, Any]:
     """The part of every view of ``st`` that is the same whoever looks (``public_json``)."""
-    return _build(st, None, frozenset(), ()).public_json()
+    return _public_json(_public_fields(st))
 
 
 def spectator_view(st: RoundState, seats: Iterable[int] = ()) -> View:
@@ -212,52 +262,17 @@ def _build(
     st: RoundState, viewer: int | None, sees: frozenset[int], legal: tuple[Action, ...]
 ) -> View:
     hands_out, indicator, trump = _seen(st, sees)
-    bidder_known = st.bidder >= 0
     return View(
         viewer=viewer,
         sees=sees,
         rules=st.rules,
-        dealer=st.dealer,
-        first_hand=st.first_hand,
-        phase=st.phase,
         to_act=_to_act(st, sees),
         legal=legal,
         hands=hands_out,
-        hand_sizes=tuple(h.bit_count() for h in st.hands),
-        has_indicator=st.indicator >= 0,
         indicator=indicator,
-        calls=st.calls,
-        holder=_opt(st.holder),
-        bid=st.bid,
-        speaker=_opt(st.speaker) if st.phase is Phase.AUCTION else None,
-        bidder=_opt(st.bidder),
-        target=st.target if bidder_known and st.caller < 0 else None,
-        trump_mode=TRUMP_MODE_NAMES[st.trump_mode]
-        if bidder_known and st.phase > Phase.TRUMP
-        else None,
         trump=trump,
-        trump_shown=st.trump_shown,
-        shown_by=_opt(st.shown_by),
-        shown_in_trick=_opt(st.shown_in_trick),
-        stake=st.stake if st.phase is Phase.OVER else st.current_stake,
-        double_level=st.double_level,
-        caller=_opt(st.caller),
-        single_hand_level=st.single_hand_level,
-        sits_out=partner(st.caller) if st.caller >= 0 else None,
-        leader=_opt(st.leader),
-        turn=_opt(st.turn) if st.phase is Phase.PLAY else None,
-        lead_suit=_opt(st.lead_suit),
-        trick=st.trick,
-        tricks=st.tricks,
-        points=st.points,
-        tricks_won=st.tricks_won,
-        pair_by=_opt(st.pair_by),
         pair_window=_pair_window(st, sees),
-        must_trump=_opt(st.must_trump),
-        outcome=st.outcome or None,
-        reason=st.reason or None,
-        score_delta=st.score_delta,
-        early=st.early,
+        **_public_fields(st),
     )
 
 
