@@ -178,3 +178,29 @@ async def test_lobby_play_page_counts_and_your_turn_notice(
     )
     await counts.get_by_text("2 online · 0 playing now").wait_for(timeout=3000)
     chromium.assert_clean()
+
+
+async def test_a_table_you_made_yourself_is_not_counted_as_waiting(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    """The Join tab's badge counts the games others made that you play in: your own solo game
+    is listed there too, but it does not wait for you (it counted as one before)."""
+    a = await chromium.page(web_live.url)
+    b = await chromium.page(web_live.url)
+    await sign_in_ui(a, web_live, email("Hana"), "Hana")
+    await sign_in_ui(b, web_live, email("Ana"), "Ana")
+    solo = await solo_table(b)
+    public = await api(
+        a, "POST", "/api/tables", {"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    await api(b, "POST", f"/api/tables/{public['id']}/join", {})
+    await b.reload()
+    await b.goto("/#/dashboard/join")
+    for table in (solo, public):
+        await b.locator(f'[data-table="{table["id"]}"]').wait_for(timeout=3000)
+    join_badge = b.locator('.tabs a[href="#/dashboard/join"] .count-badge')
+    await join_badge.wait_for(timeout=2000)
+    await b.wait_for_timeout(1000)  # a count still on its way has come
+    assert await join_badge.inner_text() == "1"
+    assert re.match(r"^\(1\) ", await b.title())
+    chromium.assert_clean()

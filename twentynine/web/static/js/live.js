@@ -253,7 +253,10 @@ function recount(what = ['friends', 'tables']) {
           live.waiting.requests = (await fresh('/api/friends')).incoming.length;
         } else {
           const mine = await fresh('/api/tables/mine');
-          live.waiting.join = mine.join.filter((table) => table.status !== 'closed').length;
+          // games others made that you play in (your own solo or public table waits for
+          // nobody)
+          live.waiting.join = mine.join.filter((table) => table.status !== 'closed'
+            && table.host_id !== session.user.id).length;
         }
         showWaiting();
         emit('waiting', live.waiting);
