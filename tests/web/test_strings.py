@@ -76,3 +76,23 @@ def test_keys_made_from_engine_names_exist() -> None:
     }
     wanted |= {f"ev_trump_{m}" for m in ("suit", "seventh", "hand_card")}
     assert sorted(wanted - set(en)) == []
+
+
+#: refusals no page shows: a stale move is sent again quietly, and the server deals every deck
+#: itself (a bad dealer or deck, a deal started before the last ended, never come from a person)
+UNSHOWN_REFUSALS = {"stale", "bad_dealer", "bad_deck", "round_in_progress"}
+
+
+def test_every_refusal_the_server_gives_has_a_string() -> None:
+    """Each reason a table (socket or HTTP) or the engine refuses with is shown in the page's
+    language (``refusalText``): a new reason without a string would reach bn/hi/ne pages in
+    English."""
+    root = Path(__file__).resolve().parents[2] / "twentynine"
+    reasons: set[str] = set()
+    for path in [*(root / "server").rglob("*.py"), *(root / "engine").rglob("*.py")]:
+        text = path.read_text(encoding="utf-8")
+        reasons |= set(re.findall(r'(?:TableError|IllegalAction)\(\s*"([a-z_]+)"', text))
+        reasons |= set(re.findall(r'_error\(runtime, conn, "([a-z_]+)"', text))
+    assert {"not_your_turn", "must_follow_suit", "full", "rate_limited"} <= reasons
+    en = table("en")
+    assert sorted(r for r in reasons - UNSHOWN_REFUSALS if f"err_{r}" not in en) == []

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
+import re
 import time
 from typing import Any
 
@@ -280,6 +282,49 @@ async def test_table_and_bot_names_are_translated(web_live: LiveServer, chromium
     ], names
     bot = strings["bot_named"].replace("{level}", strings["bot_level_expert"])
     assert names[3].split(" | ")[1] == bot, names
+    chromium.assert_clean()
+
+
+async def test_refusals_are_in_the_page_language(web_live: LiveServer, chromium: Browser) -> None:
+    """The server's refusals reach a Bengali page in Bengali: a table socket's error (a chat
+    line longer than the server takes, sent past the page's own limit) and an HTTP one (play
+    again before the game is over), each by its reason; before, both showed the server's
+    English words."""
+    page = await chromium.page(web_live.url)
+    routes: list[Any] = []
+
+    def lengthen(server: Any, message: str | bytes) -> None:
+        data = json.loads(message)
+        if data.get("type") == "chat":
+            data["text"] = "x" * 1000  # more than the server's 300, within a frame's 4096
+        server.send(json.dumps(data))
+
+    async def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(lambda message: lengthen(server, message))
+        routes.append(ws)
+
+    await page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    table_id = await guest_at_solo_table(page)
+    assert routes, "the table socket went through the route"
+    await page.locator("#lang").select_option("bn")
+    await page.locator("html[lang=bn]").wait_for()
+    strings = await page.evaluate("import('/static/js/strings/bn.js').then(m => m.default)")
+
+    await page.locator(".chat-form input[name=text]").fill("hello")
+    await page.locator(".chat-form input[name=text]").press("Enter")
+    await page.locator(".toast.error", has_text=strings["err_too_long"]).wait_for(timeout=5000)
+
+    refused = await page.evaluate(
+        """(id) => import('/static/js/api.js').then((api) =>
+          api.post(`/api/tables/${id}/play-again`).then(() => null,
+            (e) => ({message: e.message, reason: e.reason, status: e.status})))""",
+        table_id,
+    )
+    assert refused == {"message": strings["err_not_over"], "reason": "not_over", "status": 409}
+    expected = [e for e in chromium.errors if "status of 409" in e]  # the refusal asked for
+    assert len(expected) == 1, chromium.errors
+    chromium.errors.remove(expected[0])
     chromium.assert_clean()
 
 

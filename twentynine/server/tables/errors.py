@@ -9,6 +9,10 @@ MATCH_CLOSES_ITSELF = (
 )
 
 
+#: the HTTP header that gives a refused request's ``TableError.reason`` beside its words
+REASON_HEADER = "X-Error-Reason"
+
+
 class TableError(Exception):
     """A refused command: ``reason`` is a short code, the message is for people."""
 

@@ -16,6 +16,7 @@ from ..matchmaking.quickjoin import nearest_first
 from ..safety.hooks import visible_lines
 from ..safety.service import blocks
 from . import service
+from .errors import REASON_HEADER
 from .manager import TableManager
 from .models import GameTable, TableSeat
 from .runtime import STANDIN_LEVEL, TableError, TableRuntime, chat_json
@@ -38,7 +39,10 @@ def _http(e: service.AccessError | TableError) -> HTTPException:
             "not_player": 403,
             "full": 409,
         }.get(e.reason, 409)
-        return HTTPException(status_code=status, detail=e.message)
+        # the code beside the words: a page shows its own language's string for it
+        return HTTPException(
+            status_code=status, detail=e.message, headers={REASON_HEADER: e.reason}
+        )
     return HTTPException(status_code=e.status, detail=e.detail)
 
 

@@ -1,9 +1,13 @@
 // The server's HTTP API: JSON in and out, the CSRF header on every state-changing request.
+import { refusalText } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(status, message) {
-    super(message);
+  /** ``reason``: the refusal's code, where the server gives one (``X-Error-Reason``); the
+   * message is then in the page's language. */
+  constructor(status, message, reason = null) {
+    super(refusalText(reason, message));
     this.status = status;
+    this.reason = reason;
   }
 }
 
@@ -33,7 +37,10 @@ export async function api(method, path, body) {
   });
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
-  if (!response.ok) throw new ApiError(response.status, detail(data, response.status));
+  if (!response.ok) {
+    const reason = response.headers.get('X-Error-Reason');
+    throw new ApiError(response.status, detail(data, response.status), reason);
+  }
   return data;
 }
 

@@ -36,6 +36,12 @@ function plurals() {
   return pluralRules;
 }
 
+/** A refusal of the server's in the current language: the string for its ``reason`` where
+ * there is one, else the server's own (English) words. */
+export function refusalText(reason, message) {
+  return reason && has(`err_${reason}`) ? t(`err_${reason}`) : message;
+}
+
 export function has(key) {
   return key in en;
 }

@@ -1,7 +1,7 @@
 // The table: one socket, one view per message, everything drawn from that view.
 import { get, post } from '../api.js';
 import { h, keepFocus, replace, toast } from '../dom.js';
-import { t } from '../i18n.js';
+import { refusalText, t } from '../i18n.js';
 import { go } from '../router.js';
 import { session } from '../session.js';
 import { TableSocket } from '../socket.js';
@@ -139,7 +139,7 @@ class TablePage {
     }
     else if (message.type === 'error') {
       this.pending = false;
-      if (message.reason !== 'stale') toast(message.message, 'error');
+      if (message.reason !== 'stale') toast(refusalText(message.reason, message.message), 'error');
       this.draw();
     }
   }
