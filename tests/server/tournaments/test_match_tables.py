@@ -121,3 +121,50 @@ async def test_the_video_call_link_goes_to_the_players_and_the_organiser_only(
         )
         assert shown == sees
         await socket.close()
+
+
+async def match_link_reaches_the_table(organiser_at: LiveServer, player_at: LiveServer) -> None:
+    """Each match has its own video call: the organiser sets a match's link on the tournament's
+    page after its table opened. Its players' open table sockets get it in a state at once
+    (the link button appears by itself); a watcher's do not; a table loaded afresh has it."""
+    org = await organiser_at.sign_in("org@example.com", "Org")
+    ana, bo, dee = [
+        await player_at.sign_in(f"{n.lower()}@example.com", n) for n in ("Ana", "Bo", "Dee")
+    ]
+    tid = (await create(org, grace_seconds=600, conference_per_match=True))["id"]
+    await register_pair(ana, bo, tid, "bo@example.com")
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    assert r.status_code == 200, r.text
+    (match,) = r.json()["rounds"][0]["matches"]
+    table = match["table_id"]
+    anas = await TableSocket(player_at, ana, table).connect()
+    dees = await TableSocket(player_at, dee, table).connect()
+    for socket in (anas, dees):
+        assert socket.state is not None and socket.state["table"]["you"]["conference_url"] == ""
+    link = "https://meet.example.com/match-one"
+    r = await org.post(
+        f"/api/tournaments/{tid}/matches/{match['id']}/conference", json={"conference_url": link}
+    )
+    assert r.status_code == 200, r.text
+    state = await anas.wait_for(lambda s: s["table"]["you"]["conference_url"] == link, 10)
+    assert state["table"]["conference_url"] == ""  # (the shared part is every watcher's)
+    await dees.wait_for(lambda s: s["version"] >= state["version"], 10)
+    assert dees.state is not None and dees.state["table"]["you"]["conference_url"] == ""
+    assert (await bo.get(f"/api/tables/{table}")).json()["conference_url"] == link
+    assert (await dee.get(f"/api/tables/{table}")).json()["conference_url"] == ""
+    for socket in (anas, dees):
+        await socket.close()
+    again = await TableSocket(organiser_at, bo, table).connect()
+    assert again.state is not None and again.state["table"]["you"]["conference_url"] == link
+    await again.close()
+
+
+async def test_a_match_link_set_later_reaches_its_table(live: LiveServer) -> None:
+    await match_link_reaches_the_table(live, live)
+
+
+async def test_a_match_link_set_on_another_process_reaches_its_table(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    await match_link_reaches_the_table(*live_pair)

@@ -37,6 +37,7 @@ class Remote(TableParts):
             seat.name = seat_name(s.user_id, s.bot, names)
         self.version = row.version
         self.status = row.status
+        self.info.conference_url = row.conference_url  # (``relink``)
         self.game = None
         self.deadlines = {}
         if row.state:

@@ -287,6 +287,21 @@ class TableRuntime(
 
         await self.submit(command)
 
+    async def relink(self) -> None:
+        """Take the video-call link stored with the table (a tournament's organiser set the
+        match's own) and tell everyone at it, here and, through the new version, on every
+        other process (``Remote.reload`` reads the link again)."""
+
+        async def command() -> None:
+            loaded = await self.store.load(self.info.id)
+            if loaded is None or loaded[0].conference_url == self.info.conference_url:
+                return
+            self.info.conference_url = loaded[0].conference_url
+            if self.status != "closed":
+                await self._commit([{"type": "conference"}])
+
+        await self.submit(command)
+
     async def close_if_abandoned(self) -> bool:
         """On the table's queue: close it if it still waits for players and no page here
         shows it (``TableManager.close_abandoned`` found it quiet and shown nowhere)."""

@@ -101,6 +101,12 @@ def seats_of_team(e: Entry) -> tuple[tuple[int | None, str], tuple[int | None, s
     return first, second
 
 
+def table_link(t: Tournament, match_url: str = "") -> str:
+    """The video-call link a match's table gives its players and the organiser: the match's own
+    (set on the tournament's page), else the tournament's unless each match has its own."""
+    return match_url or ("" if t.conference_per_match else t.conference_url)
+
+
 async def open_round(
     db: AsyncSession, t: Tournament, round_no: int, slots: Sequence[Slot], teams: dict[int, Entry]
 ) -> list[Match]:
@@ -131,7 +137,7 @@ async def open_round(
                 host_id=t.organiser_id,
                 name=f"{t.name} · {round_no}: {teams[a].name} – {teams[b].name}"[:80],
                 rules=rules,
-                conference_url="" if t.conference_per_match else t.conference_url,
+                conference_url=table_link(t),
                 spectators_see="none",  # a match is watched without seeing any hand
                 takeover_seconds=min(600, max(1, t.grace_seconds)),
                 status="waiting",

@@ -13,10 +13,12 @@ from fastapi.responses import Response
 
 from ..accounts.models import User
 from ..deps import MemberUser, OptionalUser, SessionDep
+from ..tables.models import GameTable
 from ..tables.service import AccessError
 from . import conduct, service
 from .models import Tournament
 from .owner import TournamentOwner, match_notices
+from .rounds import table_link
 from .schemas import (
     AddBots,
     AdjustResult,
@@ -253,9 +255,16 @@ async def conference(
     if m is None or m.tournament_id != t.id or m.kind == "bye":
         raise HTTPException(status_code=404, detail="no such match")
     m.conference_url = body.conference_url
+    table = await db.get(GameTable, m.table_id) if m.table_id else None
+    if table is not None and table.status != "closed":  # its players see it there too
+        table.conference_url = table_link(t, m.conference_url)
     with _as_http():
         await service.bump(db, t)
     await db.commit()
+    if table is not None and table.status != "closed":
+        runtime = await request.app.state.tables.get(table.id)
+        if runtime is not None:
+            await runtime.relink()
     await changed(request, t)
     return await service.document(db, t, user)
 
