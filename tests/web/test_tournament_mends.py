@@ -305,3 +305,34 @@ async def test_a_result_set_before_any_deal_shows_no_score(
     await line.get_by_text("set by the organiser").wait_for()
     assert "score" not in await line.inner_text()
     chromium.assert_clean()
+
+
+async def test_the_organiser_calls_the_players_before_the_start(
+    event_live: LiveServer, chromium: Browser
+) -> None:
+    """ "Starts in 10 minutes": the organiser calls the entrants from the tournament's page, and
+    an entrant's open page elsewhere (the dashboard) shows the call by itself, with a link to
+    the tournament; before, nothing told an entrant that the start was near."""
+    org = await chromium.page(event_live.url)
+    ana = await chromium.page(event_live.url)
+    await sign_in_ui(org, event_live, "org@example.com", "Org")
+    await sign_in_ui(ana, event_live, "ana@example.com", "Ana")
+    tid = await organise(org, team_mode="individuals")
+    r = await ana.evaluate(
+        """(id) => import('/static/js/api.js').then((api) =>
+             api.post(`/api/tournaments/${id}/entries`, {}))""",
+        tid,
+    )
+    assert r["you"]["entry_id"]
+    await ana.goto("/#/dashboard")
+    await org.goto(f"/#/tournament/{tid}")
+    minutes = org.get_by_label("Starts in (minutes)")
+    await minutes.fill("15")
+    await org.get_by_role("button", name="Call the players").click()
+    await org.locator(".toast", has_text="1 player was told.").wait_for()
+    call = ana.locator(".tournament-notice[data-type=tournament_call]")
+    await call.get_by_text("Org: Chematoodlon 29 starts in 15 minutes. Be ready.").wait_for(
+        timeout=3000
+    )
+    assert await call.get_by_role("link").get_attribute("href") == f"#/tournament/{tid}"
+    chromium.assert_clean()

@@ -328,3 +328,47 @@ async def test_the_organiser_replaces_a_player(event_app: FastAPI) -> None:
     # Bo is free to enter again; Cy cannot register twice
     assert (await cy.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 409
     assert (await bo.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 201
+
+
+async def test_the_organiser_calls_the_players_before_the_start(event_app: FastAPI) -> None:
+    """ "Starts in 10 minutes" reaches every entrant whose entry stands (both of a pair, one
+    whose partner has yet to confirm), not a withdrawn one nor anyone else; once a minute at
+    most, before the start only, by the organiser only; logged."""
+    org, ana, bo, cy, dee, eve = await people(event_app, "Org", "Ana", "Bo", "Cy", "Dee", "Eve")
+    ids = dict(zip(("org", "ana", "bo", "cy", "dee", "eve"),
+                   [await me(c) for c in (org, ana, bo, cy, dee, eve)], strict=True))  # fmt: skip
+    queues = {name: event_app.state.live.subscribe(i) for name, i in ids.items()}
+    tid = (await create(org, grace_seconds=600))["id"]
+    base = f"/api/tournaments/{tid}"
+    await register_pair(ana, bo, tid, "bo@example.com")
+    r = await cy.post(f"{base}/entries", json={"partner_email": "dee@example.com"})
+    assert r.status_code == 201, r.text  # Dee has not confirmed yet
+    r = await eve.post(f"{base}/entries", json={"name": "Eve alone"})
+    withdrawn = r.json()["you"]["entry_id"]
+    assert (await eve.post(f"{base}/entries/{withdrawn}/withdraw")).status_code == 200
+    for q in queues.values():
+        drain(q)
+
+    assert (await ana.post(f"{base}/call", json={"minutes": 10})).status_code == 403
+    assert (await org.post(f"{base}/call", json={"minutes": 0})).status_code == 422
+    assert (await org.post(f"{base}/call", json={"when": "soon"})).status_code == 422
+    assert (await org.post("/api/tournaments/999/call", json={})).status_code == 404
+    r = await org.post(f"{base}/call", json={"minutes": 10})
+    assert r.status_code == 200 and r.json() == {"called": 4}, r.text
+    call = {"type": "tournament_call", "tournament_id": tid, "tournament": "Chematoodlon",
+            "minutes": 10, "from": "Org"}  # fmt: skip
+    for name in ("ana", "bo", "cy", "dee"):
+        got = [m for m in drain(queues[name]) if m["type"] == "tournament_call"]
+        assert [{k: v for k, v in m.items() if k != "seq"} for m in got] == [call], name
+    for name in ("org", "eve"):
+        assert not [m for m in drain(queues[name]) if m["type"] == "tournament_call"], name
+    r = await org.post(f"{base}/call", json={})
+    assert r.status_code == 429, r.text  # a minute between calls
+    async with event_app.state.sessionmaker() as db:
+        logged = list(
+            await db.scalars(select(TournamentLog).where(TournamentLog.action == "called"))
+        )
+    assert [(x.tournament_id, x.detail) for x in logged] == [(tid, {"minutes": 10, "people": 4})]
+    await org.post(f"{base}/bots", json={"teams": 1, "level": "random"})
+    assert (await org.post(f"{base}/start")).status_code == 200
+    assert (await org.post(f"{base}/call", json={})).status_code == 409

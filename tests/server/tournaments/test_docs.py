@@ -17,6 +17,7 @@ BODIES = {
     "POST /api/tournaments/{id}/entries/{entry}/approve": schemas.Approve,
     "POST /api/tournaments/{id}/entries/{entry}/replace": schemas.Replace,
     "POST /api/tournaments/{id}/bots": schemas.AddBots,
+    "POST /api/tournaments/{id}/call": schemas.CallPlayers,
     "POST /api/tournaments/{id}/matches/{match}/result": schemas.AdjustResult,
     "POST /api/tournaments/{id}/matches/{match}/conference": schemas.MatchConference,
     "POST /api/tournaments/{id}/rounds/{round}/pairing": schemas.Repair,

@@ -13,12 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..accounts.models import User
 from ..db import utcnow
 from ..tables.models import GameTable
-from .models import Match, Tournament
-from .owner import match_notices, set_result
+from .models import Match, Tournament, TournamentLog
+from .owner import match_notices, people, set_result
 from .pairing import knockout_rounds, round_robin_rounds, swiss_max_rounds
 from .rounds import open_round, table_rules
 from .schemas import AdjustResult, Repair
 from .service import (
+    ACTIVE,
     as_organiser,
     bump,
     entries_of,
@@ -61,6 +62,40 @@ async def start(db: AsyncSession, t: Tournament, user: User) -> None:
     await bump(db, t)
     log(db, t, user.id, "started", teams=n, rounds=t.rounds)
     await db.commit()
+
+
+#: how often the organiser may call the players (seconds)
+CALL_EVERY = 60
+
+
+async def call_players(
+    db: AsyncSession, t: Tournament, user: User, minutes: int | None
+) -> tuple[list[int], dict[str, Any]]:
+    """The organiser tells every entrant that the tournament starts soon (in ``minutes``):
+    logged, at most once a minute; (whom to tell, the notice)."""
+    as_organiser(t, user)
+    if t.status != "registration":
+        raise fail(409, f"the tournament is {t.status}: its players are called to their matches")
+    last = await db.scalar(
+        select(TournamentLog.at)
+        .where(TournamentLog.tournament_id == t.id, TournamentLog.action == "called")
+        .order_by(TournamentLog.at.desc())
+        .limit(1)
+    )
+    if last is not None and (utcnow() - last).total_seconds() < CALL_EVERY:
+        raise fail(429, "the players were called less than a minute ago")
+    entries = await entries_of(db, t.id)
+    called = sorted({u for e in entries if e.status in ACTIVE for u in people(e)})
+    log(db, t, user.id, "called", minutes=minutes, people=len(called))
+    await db.commit()
+    notice = {
+        "type": "tournament_call",
+        "tournament_id": t.id,
+        "tournament": t.name,
+        "minutes": minutes,
+        "from": user.first_name,
+    }
+    return called, notice
 
 
 async def _match(db: AsyncSession, t: Tournament, match_id: int) -> Match:

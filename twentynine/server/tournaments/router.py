@@ -23,6 +23,7 @@ from .schemas import (
     AddBots,
     AdjustResult,
     Approve,
+    CallPlayers,
     CreateTournament,
     MatchConference,
     Register,
@@ -209,6 +210,18 @@ async def start(
     await owner(request).kick(t.id)  # pair round one now (or its owner does, in a moment)
     await db.refresh(t)
     return await service.document(db, t, user)
+
+
+@router.post("/{tournament_id}/call")
+async def call(
+    tournament_id: Id, body: CallPlayers, request: Request, user: MemberUser, db: SessionDep
+) -> dict[str, Any]:
+    """Before the start: every entrant's open pages are told it starts soon."""
+    t = await _tournament(db, tournament_id)
+    with _as_http():
+        people, notice = await conduct.call_players(db, t, user, body.minutes)
+    await request.app.state.live.send(people, notice)
+    return {"called": len(people)}
 
 
 async def _close_tables(request: Request, table_ids: list[str]) -> None:

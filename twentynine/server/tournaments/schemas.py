@@ -145,6 +145,13 @@ class Repair(BaseModel):
     matches: list[tuple[int, int | None]] = Field(min_length=1, max_length=128)
 
 
+class CallPlayers(BaseModel):
+    """The organiser calls the entrants before the start: "starts in ``minutes``", or soon."""
+
+    model_config = ConfigDict(extra="forbid")
+    minutes: int | None = Field(default=None, ge=1, le=180)
+
+
 class MatchConference(BaseModel):
     model_config = ConfigDict(extra="forbid")
     conference_url: Line = Field(max_length=500)

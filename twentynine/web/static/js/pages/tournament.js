@@ -146,6 +146,16 @@ function organiserPanel(doc, act) {
       field(t('tour_bot_level'), level),
       button(t('tour_add_bots'), () => act('/bots', { teams: Number(teams.value),
         level: level.value })(), { 'data-action': 'add-bots' })));
+    // a call on every entrant's open pages before the start ("starts in 10 minutes")
+    const minutes = h('input', { name: 'call_minutes', type: 'number', min: 1, max: 180,
+      value: 10 });
+    controls.push(h('div', { class: 'row' }, field(t('tour_call_minutes'), minutes),
+      button(t('tour_call'), async () => {
+        const wait = Number(minutes.value);
+        const called = await post(`/api/tournaments/${doc.id}/call`,
+          wait ? { minutes: wait } : {});
+        toast(t('tour_called', { people: called.called }));
+      }, { 'data-action': 'call' })));
     controls.push(button(t('tour_start'), act('/start'), { class: 'primary big',
       'data-action': 'start' }));
   }

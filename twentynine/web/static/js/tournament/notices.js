@@ -1,6 +1,6 @@
 // A person's tournament notices on whatever page is open: their match is ready (with a link to
-// its table), their team sits out, a partner named them, their entry is approved, the event
-// is over; an organiser's, a new entry. A match's notice stays until it is followed or
+// its table), their team sits out, a partner named them, their entry is approved, the
+// organiser calls them before the start, the event is over; an organiser's, a new entry. A match's notice stays until it is followed or
 // dismissed, the others a while.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -16,6 +16,8 @@ function text(m) {
     case 'tournament_approved': return t('tour_notice_approved', m);
     case 'tournament_entry': return t('tour_notice_entry', m);
     case 'tournament_finished': return t('tour_notice_finished', m);
+    case 'tournament_call': return m.minutes ? t('tour_notice_call', m)
+      : t('tour_notice_call_soon', m);
     default: return null;
   }
 }
