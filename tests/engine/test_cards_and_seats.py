@@ -17,15 +17,7 @@ from tests.engine.helpers import (
     to_play,
 )
 from twentynine.engine import STANDARD, Phase, house_rules, preset, start_round
-from twentynine.engine.cards import (
-    CARD_CODES,
-    card_code,
-    card_points,
-    display_codes,
-    mask_points,
-    parse_card,
-    sorted_for_display,
-)
+from twentynine.engine.cards import card_code, card_points, mask_points, parse_card
 from twentynine.engine.events import CardPlayed, TrickWon
 from twentynine.engine.state import partner, team_of
 from twentynine.engine.tricks import trick_leader_now
@@ -39,19 +31,6 @@ def test_thirty_two_cards_with_codes_that_round_trip() -> None:
     assert all_codes == {r + s for r in RANKS_HIGH_TO_LOW for s in "CDHS"}
     for c in range(32):
         assert parse_card(card_code(c)) == c
-
-
-def test_display_codes_are_the_display_order_as_codes() -> None:
-    """A view's JSON takes a hand's codes straight from its mask: the same order as
-    ``sorted_for_display`` (suit by suit, strongest first), for every kind of hand."""
-    import random
-
-    rng = random.Random(29)
-    masks = [0, 0xFFFFFFFF, 1, 1 << 31] + [rng.getrandbits(32) for _ in range(2000)]
-    masks += [sum(1 << c for c in rng.sample(range(32), 8)) for _ in range(2000)]
-    for hand in masks:
-        assert display_codes(hand) == [CARD_CODES[c] for c in sorted_for_display(hand)]
-    assert display_codes(1 << parse_card("JS")) == ["JS"]
 
 
 @pytest.mark.parametrize(

@@ -124,23 +124,6 @@ def sorted_for_display(mask: int) -> list[Card]:
     ]
 
 
-#: _SUIT_DISPLAY_CODES[s][b]: the codes of ``_SUIT_DISPLAY[s][b]``
-_SUIT_DISPLAY_CODES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(CARD_CODES[c] for c in cards) for cards in suit) for suit in _SUIT_DISPLAY
-)
-
-
-def display_codes(mask: int) -> list[str]:
-    """The codes of ``sorted_for_display(mask)``, in its order (a view's JSON)."""
-    d = _SUIT_DISPLAY_CODES
-    return [
-        *d[0][mask & 0xFF],
-        *d[1][mask >> 8 & 0xFF],
-        *d[2][mask >> 16 & 0xFF],
-        *d[3][mask >> 24 & 0xFF],
-    ]
-
-
 def highest(mask: int) -> Card:
     """The strongest card of a mask that lies within one suit."""
     return mask.bit_length() - 1

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, action_json, action_text
-from .cards import CARD_CODES, SUITS, Card, card_code, display_codes, sorted_for_display
+from .cards import CARD_CODES, SUITS, Card, card_code, sorted_for_display
 from .round import legal_actions, to_act
 from .rules import Rules
 from .state import TRUMP_MODE_NAMES, Phase, RoundState, Trick, partner
@@ -89,7 +89,7 @@ class View:
             self.sees,
             self.to_act,
             self.legal,
-            [None if h is None else [CARD_CODES[c] for c in h] for h in self.hands],
+            self.hands,
             self.indicator,
             self.trump,
             self.pair_window,
@@ -232,13 +232,13 @@ def seat_private_json(st: RoundState, seat: int) -> dict[str, Any]:
     if not 0 <= seat <= 3:
         raise ValueError(f"there is no seat {seat}; seats are 0-3")
     sees = frozenset((seat,))
-    visible, indicator, trump = _known(st, sees)
+    hands, indicator, trump = _seen(st, sees)
     return _private_json(
         seat,
         sees,
         _to_act(st, sees),
         legal_actions(st, seat),
-        [display_codes(visible[s]) if s in visible else None for s in range(4)],
+        hands,
         indicator,
         trump,
         _pair_window(st, sees),
@@ -281,15 +281,6 @@ def _seen(
 ) -> tuple[tuple[tuple[Card, ...] | None, ...], Card | None, int | None]:
     """What the private knowledge of the seats ``sees`` shows: the four hands (None: face
     down), the face-down indicator card and the trump suit (None where not known)."""
-    visible, indicator, trump = _known(st, sees)
-    hands_out = tuple(
-        tuple(sorted_for_display(visible[s])) if s in visible else None for s in range(4)
-    )
-    return hands_out, indicator, trump
-
-
-def _known(st: RoundState, sees: frozenset[int]) -> tuple[dict[int, int], Card | None, int | None]:
-    """``_seen`` with the visible hands as masks ({seat: mask}, only the seats shown)."""
     over = st.phase is Phase.OVER
     visible: dict[int, int] = {}
     sees_indicator = over
@@ -302,8 +293,11 @@ def _known(st: RoundState, sees: frozenset[int]) -> tuple[dict[int, int], Card |
             visible.update(hands)
             sees_indicator = sees_indicator or ind
             knows_trump = knows_trump or trump
+    hands_out = tuple(
+        tuple(sorted_for_display(visible[s])) if s in visible else None for s in range(4)
+    )
     return (
-        visible,
+        hands_out,
         st.indicator if sees_indicator and st.indicator >= 0 else None,
         st.trump if knows_trump and st.trump >= 0 else None,
     )
@@ -319,12 +313,11 @@ def _private_json(
     sees: frozenset[int],
     to_act: Iterable[int],
     legal: Iterable[Action],
-    hands: list[list[str] | None],
+    hands: tuple[tuple[Card, ...] | None, ...],
     indicator: Card | None,
     trump: int | None,
     pair_window: int | None,
 ) -> dict[str, Any]:
-    """``hands``: each seat's card codes, in display order (None: face down)."""
     legal = tuple(legal)
     return {
         "viewer": viewer,
@@ -332,7 +325,7 @@ def _private_json(
         "to_act": list(to_act),
         "legal": [action_text(a) for a in legal],
         "legal_json": [action_json(a) for a in legal],
-        "hands": hands,
+        "hands": [None if h is None else [CARD_CODES[c] for c in h] for h in hands],
         "indicator": None if indicator is None else card_code(indicator),
         "trump": None if trump is None else SUITS[trump],
         "pair_window": pair_window,
