@@ -3,6 +3,7 @@ uses exists (English is the fallback, so a missing key would show its name)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -83,16 +84,41 @@ def test_keys_made_from_engine_names_exist() -> None:
 UNSHOWN_REFUSALS = {"stale", "bad_dealer", "bad_deck", "round_in_progress"}
 
 
-def test_every_refusal_the_server_gives_has_a_string() -> None:
-    """Each reason a table (socket or HTTP) or the engine refuses with is shown in the page's
-    language (``refusalText``): a new reason without a string would reach bn/hi/ne pages in
-    English."""
+#: the calls that refuse: each names its reason, a code (``not_your_turn``), among its words
+REFUSALS = {"TableError", "IllegalAction", "fail", "AccessError", "refused", "_error"}
+CODE = re.compile(r"[a-z][a-z_]*")
+
+
+def refusal_reasons() -> set[str]:
+    """Every reason the server and the engine refuse with, read from their source."""
     root = Path(__file__).resolve().parents[2] / "twentynine"
     reasons: set[str] = set()
     for path in [*(root / "server").rglob("*.py"), *(root / "engine").rglob("*.py")]:
-        text = path.read_text(encoding="utf-8")
-        reasons |= set(re.findall(r'(?:TableError|IllegalAction)\(\s*"([a-z_]+)"', text))
-        reasons |= set(re.findall(r'_error\(runtime, conn, "([a-z_]+)"', text))
+        calls = [n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(n, ast.Call)]  # fmt: skip
+        for call in calls:
+            name = getattr(call.func, "id", getattr(call.func, "attr", None))
+            words = [a.value for a in call.args if isinstance(a, ast.Constant)]
+            if name in REFUSALS:
+                reasons |= {w for w in words if isinstance(w, str) and CODE.fullmatch(w)}
+    return reasons
+
+
+def test_every_refusal_the_server_gives_has_a_string() -> None:
+    """Each reason a table (socket or HTTP), a tournament or the engine refuses with is shown
+    in the page's language (``refusalText``): a new reason without a string would reach
+    bn/hi/ne pages in English."""
+    reasons = refusal_reasons()
     assert {"not_your_turn", "must_follow_suit", "full", "rate_limited"} <= reasons
+    assert {"registration_closed", "field_full", "changed", "too_long"} <= reasons
     en = table("en")
     assert sorted(r for r in reasons - UNSHOWN_REFUSALS if f"err_{r}" not in en) == []
+
+
+def test_each_language_is_written_in_its_own_script() -> None:
+    """Bengali strings hold no Devanagari letters, Hindi and Nepali no Bengali ones (the
+    danda, shared by both, aside)."""
+    bengali, devanagari = r"[\u0980-\u09FF]", r"[\u0900-\u0963\u0966-\u097F]"
+    for lang, other in (("bn", devanagari), ("hi", bengali), ("ne", bengali)):
+        mixed = {k: v for k, v in table(lang).items() if re.search(other, v)}
+        assert mixed == {}, lang

@@ -81,11 +81,13 @@ async def test_registration_refusals(event_app: FastAPI) -> None:
     assert (await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1})).status_code == 409
     r = await org.post(url, json={})
     assert r.status_code == 409 and "full" in r.json()["detail"]
+    assert r.headers["X-Error-Reason"] == "field_full"  # (a page says it in its language)
     # withdrawing: the entrants or the organiser
     assert (await cy.post(f"{url}/{entry}/withdraw")).status_code == 403
     assert (await bo.post(f"{url}/{entry}/withdraw")).status_code == 200
     assert (await org.post(url, json={})).status_code == 201  # room again
-    assert (await ana.get("/api/tournaments/999")).status_code == 404
+    r = await ana.get("/api/tournaments/999")
+    assert r.status_code == 404 and r.headers["X-Error-Reason"] == "no_tournament"
     assert (await ana.get("/api/tournaments/0")).status_code == 422
     # registration closes (the time it was set to passes)
     soon = (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=1)).isoformat()
@@ -96,6 +98,7 @@ async def test_registration_refusals(event_app: FastAPI) -> None:
         await db.commit()
     r = await ana.post(f"/api/tournaments/{closed}/entries", json={})
     assert r.status_code == 409 and "closed" in r.json()["detail"]
+    assert r.headers["X-Error-Reason"] == "registration_closed"
     later = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=1)).isoformat()
     not_yet = (await create(org, registration_opens_at=later))["id"]
     assert (await ana.post(f"/api/tournaments/{not_yet}/entries", json={})).status_code == 409

@@ -16,7 +16,7 @@ from ..matchmaking.quickjoin import nearest_first
 from ..safety.hooks import visible_lines
 from ..safety.service import blocks
 from . import service
-from .errors import REASON_HEADER
+from .errors import refused
 from .manager import TableManager
 from .models import GameTable, TableSeat
 from .runtime import STANDIN_LEVEL, TableError, TableRuntime, chat_json
@@ -39,11 +39,8 @@ def _http(e: service.AccessError | TableError) -> HTTPException:
             "not_player": 403,
             "full": 409,
         }.get(e.reason, 409)
-        # the code beside the words: a page shows its own language's string for it
-        return HTTPException(
-            status_code=status, detail=e.message, headers={REASON_HEADER: e.reason}
-        )
-    return HTTPException(status_code=e.status, detail=e.detail)
+        return refused(status, e.message, e.reason)
+    return refused(e.status, e.detail, e.reason)
 
 
 @contextmanager

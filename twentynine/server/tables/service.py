@@ -19,10 +19,14 @@ from .schemas import CreateHosted, CreateTable, RulesIn
 
 
 class AccessError(Exception):
-    def __init__(self, status: int, detail: str) -> None:
+    """A refused request: its HTTP status, the words, and (where a page shows it in its own
+    language) a short code, ``reason``."""
+
+    def __init__(self, status: int, detail: str, reason: str | None = None) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.reason = reason
 
 
 def new_id(nbytes: int = 8) -> str:

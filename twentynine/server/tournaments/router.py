@@ -13,6 +13,7 @@ from fastapi.responses import Response
 
 from ..accounts.models import User
 from ..deps import MemberUser, OptionalUser, SessionDep
+from ..tables.errors import refused
 from ..tables.models import GameTable
 from ..tables.service import AccessError
 from . import conduct, service
@@ -39,8 +40,8 @@ Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 
 def _http(e: AccessError | service.Stale) -> HTTPException:
     if isinstance(e, service.Stale):
-        return HTTPException(status_code=409, detail="the tournament changed meanwhile; try again")
-    return HTTPException(status_code=e.status, detail=e.detail)
+        return refused(409, "the tournament changed meanwhile; try again", "changed")
+    return refused(e.status, e.detail, e.reason)
 
 
 @contextmanager

@@ -33,8 +33,8 @@ class Stale(Exception):
     """The tournament moved on meanwhile (another process or request took a step)."""
 
 
-def fail(status: int, detail: str) -> AccessError:
-    return AccessError(status, detail)
+def fail(status: int, detail: str, reason: str | None = None) -> AccessError:
+    return AccessError(status, detail, reason)
 
 
 async def bump(db: AsyncSession, t: Tournament) -> None:
@@ -91,7 +91,7 @@ async def create(db: AsyncSession, organiser: User, body: CreateTournament) -> T
 async def get(db: AsyncSession, tournament_id: int) -> Tournament:
     t = await db.get(Tournament, tournament_id)
     if t is None:
-        raise fail(404, "no such tournament")
+        raise fail(404, "no such tournament", "no_tournament")
     return t
 
 
@@ -132,31 +132,35 @@ def entered_by(entries: Sequence[Entry], user_id: int) -> Entry | None:
 
 async def register(db: AsyncSession, t: Tournament, user: User, body: Register) -> Entry:
     if user.is_guest:
-        raise fail(403, "guests cannot enter a tournament; sign in with email")
+        raise fail(403, "guests cannot enter a tournament; sign in with email", "guest_entry")
     if not registration_open(t, utcnow()):
-        raise fail(409, "registration is closed")
+        raise fail(409, "registration is closed", "registration_closed")
     entries = await entries_of(db, t.id)
     if entered_by(entries, user.id) is not None:
-        raise fail(409, "you are already registered in this tournament")
+        raise fail(409, "you are already registered in this tournament", "registered")
     partner: User | None = None
     if body.partner_email:
         if t.team_mode == "individuals":
-            raise fail(422, "players register alone here: the organiser draws the pairs")
+            raise fail(422, "players register alone here: the organiser draws the pairs", "alone")
         partner = await db.scalar(
             select(User).where(User.email == normalise_email(body.partner_email))
         )
         if partner is None or partner.disabled or partner.is_guest:
-            raise fail(404, "no player with that email")
+            raise fail(404, "no player with that email", "no_player")
         if partner.id == user.id:
-            raise fail(422, "your partner is someone else")
+            raise fail(422, "your partner is someone else", "partner_is_you")
         if entered_by(entries, partner.id) is not None:
-            raise fail(409, f"{partner.first_name} is already registered in this tournament")
+            raise fail(
+                409,
+                f"{partner.first_name} is already registered in this tournament",
+                "partner_registered",
+            )
     whole = partner is not None
     held = teams_held(entries)
     alone = sum(1 for e in entries if e.status in ACTIVE and not (e.partner_id or e.bot))
     needs = held + 1 if whole or alone % 2 == 0 else held
     if needs > t.max_teams:
-        raise fail(409, "the field is full")
+        raise fail(409, "the field is full", "field_full")
     status = "partner" if partner is not None else ("pending" if t.approval else "entered")
     names = [user.first_name] + ([partner.first_name] if partner else [])
     entry = Entry(
@@ -188,7 +192,7 @@ async def confirm(db: AsyncSession, t: Tournament, user: User, entry_id: int) ->
     if entry.status != "partner":
         raise fail(409, "this entry is not waiting for its partner")
     if t.status != "registration":
-        raise fail(409, "registration is closed")
+        raise fail(409, "registration is closed", "registration_closed")
     entry.status = "pending" if t.approval else "entered"
     await bump(db, t)
     log(db, t, user.id, "partner_confirmed", entry=entry.id)
@@ -202,7 +206,7 @@ async def approve(db: AsyncSession, t: Tournament, user: User, entry_id: int, pa
     if entry.status not in ("pending", "entered"):
         raise fail(409, f"an entry that is {entry.status} cannot be approved")
     if t.status != "registration":
-        raise fail(409, "the tournament has started")
+        raise fail(409, "the tournament has started", "started")
     entry.status = "entered"
     entry.paid = paid
     await bump(db, t)
@@ -241,7 +245,7 @@ async def replace(
         raise fail(422, "that person is not in this entry")
     new = await db.scalar(select(User).where(User.email == normalise_email(email)))
     if new is None or new.disabled or new.is_guest:
-        raise fail(404, "no player with that email")
+        raise fail(404, "no player with that email", "no_player")
     if entered_by(await entries_of(db, t.id), new.id) is not None:
         raise fail(409, f"{new.first_name} is already registered in this tournament")
     names = await names_of(db, {i for i in (entry.user_id, entry.partner_id) if i})
@@ -276,7 +280,7 @@ async def waiting_match(db: AsyncSession, t: Tournament, entry_id: int) -> Match
 async def add_bots(db: AsyncSession, t: Tournament, user: User, body: AddBots) -> list[Entry]:
     as_organiser(t, user)
     if t.status != "registration":
-        raise fail(409, "the tournament has started")
+        raise fail(409, "the tournament has started", "started")
     entries = await entries_of(db, t.id)
     if teams_held(entries) + body.teams > t.max_teams:
         raise fail(409, f"the field is full: room for {t.max_teams - teams_held(entries)} more")
