@@ -226,6 +226,7 @@ HTTP_MATRIX: list[Row] = [
     row("POST /api/tournaments/{nobody}/entries/{nobody}/replace", SWAP,
         401, 404, 404, 404, 404, 404),
     row("POST /api/tournaments/{nobody}/bots",       BOTS,     401, 404, 404, 404, 404, 404),
+    row("POST /api/tournaments/{nobody}/call",       {"minutes": 5}, 401, 404, 404, 404, 404, 404),
     row("POST /api/tournaments/{nobody}/start",      N,        401, 404, 404, 404, 404, 404),
     row("POST /api/tournaments/{nobody}/end",        N,        401, 404, 404, 404, 404, 404),
     row("POST /api/tournaments/{nobody}/matches/{nobody}/result", {"winner": 1},
