@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..server.conftest import LiveServer
+from ..server.conftest import LiveServer, last_code
 from .conftest import Browser, shot, sign_in_ui
 
 
@@ -224,4 +224,36 @@ async def test_a_disabled_account_is_signed_out_at_once(
     await ada.get_by_role("button", name="Disable Bea").click()
     await bea.get_by_text("You have been signed out.").wait_for(timeout=2000)
     await bea.locator("#nav").get_by_role("link", name="Sign in").wait_for(timeout=2000)
+    chromium.assert_clean()
+
+
+async def test_sign_in_and_friends_refusals_are_in_the_page_language(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """A Bengali visitor who types a wrong code is told so in Bengali; signed in, asking their
+    own email as a friend is refused in Bengali too (both were the server's English)."""
+    page = await chromium.page(web_live.url)
+    await page.goto("/#/signin")
+    await page.locator("#lang").select_option("bn")
+    await page.locator("html[lang=bn]").wait_for()
+    strings = await page.evaluate("import('/static/js/strings/bn.js').then(m => m.default)")
+    await page.locator("input[name=email]").fill("mitu@example.com")
+    await page.locator("input[name=first_name]").fill("Mitu")
+    await page.get_by_role("button", name=strings["send_code"]).click()
+    code = page.locator("input[name=code]")
+    await code.wait_for()
+    real, _ = last_code(web_live.app, "mitu@example.com")
+    await code.fill("000000" if real != "000000" else "111111")
+    await page.get_by_role("button", name=strings["sign_in"], exact=True).click()
+    await page.locator(".toast.error", has_text=strings["err_wrong_code"]).wait_for()
+    await code.fill(real)
+    await page.get_by_role("button", name=strings["sign_in"], exact=True).click()
+    await page.wait_for_url(re.compile(r"#/dashboard"))
+    refused = await page.evaluate(
+        """() => import('/static/js/api.js').then((api) =>
+          api.post('/api/friends/requests', {email: 'mitu@example.com'}).then(() => null,
+            (e) => ({message: e.message, reason: e.reason})))"""
+    )
+    assert refused == {"message": strings["err_own_email"], "reason": "own_email"}
+    chromium.errors[:] = [e for e in chromium.errors if "status of 400" not in e]
     chromium.assert_clean()

@@ -94,3 +94,29 @@ async def test_outbox_only_in_dev_mode_on_loopback(app: FastAPI, anon: Client) -
         transport=httpx.ASGITransport(app=app, client=("203.0.113.9", 4000)), base_url="http://x"
     )
     assert (await remote.get("/dev/outbox")).status_code == 404
+
+
+async def test_a_new_account_starts_in_the_page_language(app: FastAPI) -> None:
+    """The sign-up's page was in Hindi: the new account is too (before, every new account
+    was English, and the page turned English the moment its person signed up). An existing
+    account keeps its own language, whatever the page asking; an unknown one is refused."""
+    new = client_for(app)
+    body = {"email": "meera@example.com", "first_name": "Meera", "language": "hi"}
+    assert (await new.post("/api/auth/email", json=body)).status_code == 202
+    code, _ = last_code(app, "meera@example.com")
+    r = await new.post("/api/auth/code", json={"email": "meera@example.com", "code": code})
+    assert r.status_code == 200 and r.json()["language"] == "hi", r.text
+    again = client_for(app)
+    body = {"email": "meera@example.com", "language": "bn"}
+    assert (await again.post("/api/auth/email", json=body)).status_code == 202
+    code, _ = last_code(app, "meera@example.com")
+    r = await again.post("/api/auth/code", json={"email": "meera@example.com", "code": code})
+    assert r.status_code == 200 and r.json()["language"] == "hi", r.text
+    plain = await sign_in(app, "ravi@example.com", "Ravi")  # no language asked: English
+    assert (await plain.get("/api/me")).json()["language"] == "en"
+    body = {"email": "x@example.com", "first_name": "X", "language": "fr"}
+    assert (await client_for(app).post("/api/auth/email", json=body)).status_code == 422
+    r = await client_for(app).post(
+        "/api/auth/code", json={"email": "x@example.com", "code": "123456"}
+    )
+    assert r.status_code == 400 and r.headers["X-Error-Reason"] == "wrong_code"

@@ -70,7 +70,9 @@ class MemoryStore:
     """Keeps the table's row and seats as the database would (compare-and-set on the version)."""
 
     def __init__(self, table_id: str, seats: list[Seat]) -> None:
-        self.row = SimpleNamespace(id=table_id, version=0, status="waiting", state=None)
+        self.row = SimpleNamespace(
+            id=table_id, version=0, status="waiting", state=None, conference_url=""
+        )
         self.seats = [(i, s.user_id, s.bot, s.joined) for i, s in enumerate(seats)]
 
     async def save(

@@ -51,6 +51,8 @@ class LoginToken(Base):
     used_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     client: Mapped[str] = mapped_column(String(64), default="")
+    #: the page's language when it asked: a new account starts in it ("": English)
+    language: Mapped[str] = mapped_column(String(8), default="", server_default="")
 
 
 class UserSession(Base):

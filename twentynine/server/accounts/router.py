@@ -10,6 +10,7 @@ from ..deps import CurrentUser, SessionDep, SettingsDep, user_from_token
 from ..friends.invitations import tell_redeemed
 from ..friends.notices import tell_renamed
 from ..matchmaking import service as matchmaking
+from ..refusals import refused
 from ..security import (
     CSRF_COOKIE,
     SESSION_COOKIE,
@@ -61,7 +62,7 @@ def set_session_cookies(response: Response, settings: Settings, token: str) -> N
 
 
 def _fail(e: service.SignInError) -> HTTPException:
-    return HTTPException(status_code=e.status, detail=e.detail)
+    return refused(e.status, e.detail, e.reason)
 
 
 @router.post("/api/auth/email", status_code=202)
@@ -71,7 +72,7 @@ async def request_sign_in(
     """Mail a 6-digit code and a one-time link to the address."""
     try:
         code, link = await service.start_sign_in(
-            db, settings, body.email, body.first_name, client_address(request)
+            db, settings, body.email, body.first_name, client_address(request), body.language
         )
     except service.SignInError as e:
         raise _fail(e) from None
@@ -121,7 +122,7 @@ async def sign_in_as_guest(
 ) -> UserOut:
     """A guest may play against bots without an account."""
     if not request.app.state.guest_limiter.allow(client_address(request)):
-        raise HTTPException(status_code=429, detail="too many guest sessions; try again later")
+        raise refused(429, "too many guest sessions; try again later", "too_many_guests")
     user = await service.create_guest(db, body.first_name)
     set_session_cookies(response, settings, await service.open_session(db, settings, user))
     return user_out(user)

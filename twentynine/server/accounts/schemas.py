@@ -11,6 +11,8 @@ class EmailRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     email: EmailStr
     first_name: Line | None = Field(default=None, min_length=1, max_length=60)
+    #: the page's language: a new account starts in it (an existing one keeps its own)
+    language: Literal["en", "bn", "hi", "ne"] | None = None
 
 
 class CodeRequest(BaseModel):

@@ -17,10 +17,14 @@ from .models import LoginToken, RateEvent, User, UserSession
 
 
 class SignInError(Exception):
-    def __init__(self, status: int, detail: str) -> None:
+    """A refused sign-in: an HTTP status, the words, and the reason a page shows in its own
+    language."""
+
+    def __init__(self, status: int, detail: str, reason: str | None = None) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.reason = reason
 
 
 def normalise_email(email: str) -> str:
@@ -43,9 +47,15 @@ async def rate_limited(db: AsyncSession, key: str, limit: int, window: dt.timede
 
 
 async def start_sign_in(
-    db: AsyncSession, settings: Settings, email: str, first_name: str | None, client: str
+    db: AsyncSession,
+    settings: Settings,
+    email: str,
+    first_name: str | None,
+    client: str,
+    language: str | None = None,
 ) -> tuple[str, str]:
-    """Create a pending sign-in; returns (code, link token) to be mailed."""
+    """Create a pending sign-in; returns (code, link token) to be mailed. ``language``: the
+    page's, which a new account starts in."""
     email = normalise_email(email)
     hour = dt.timedelta(hours=1)
     limit = settings.login_requests_per_hour
@@ -53,14 +63,14 @@ async def start_sign_in(
         db, f"signin:client:{client}", limit * 3, hour
     ):
         await db.commit()
-        raise SignInError(429, "too many sign-in requests; try again later")
+        raise SignInError(429, "too many sign-in requests; try again later", "too_many_sign_ins")
     user = await db.scalar(select(User).where(User.email == email))
     if user is None and not first_name:
         await db.commit()
-        raise SignInError(400, "new account: please give your first name")
+        raise SignInError(400, "new account: please give your first name", "name_needed")
     if user is not None and user.disabled:
         await db.commit()
-        raise SignInError(403, "this account is disabled")
+        raise SignInError(403, "this account is disabled", "disabled")
     code, link = new_code(), new_token()
     # a used or expired code is kept no longer than it is of use (the privacy page says so)
     await db.execute(
@@ -76,6 +86,7 @@ async def start_sign_in(
             link_hash=token_hash(link),
             expires_at=utcnow() + dt.timedelta(minutes=settings.login_code_minutes),
             client=client[:64],
+            language=language or "",
         )
     )
     await db.commit()
@@ -103,13 +114,15 @@ async def redeem_code(db: AsyncSession, settings: Settings, email: str, code: st
     for token in tokens:
         token.attempts += 1
     await db.commit()
-    raise SignInError(400, "wrong or expired code")
+    raise SignInError(400, "wrong or expired code", "wrong_code")
 
 
 async def redeem_link(db: AsyncSession, settings: Settings, link: str) -> User:
     token = await db.scalar(select(LoginToken).where(LoginToken.link_hash == token_hash(link)))
     if token is None or token.used_at is not None or token.expires_at <= utcnow():
-        raise SignInError(400, "this sign-in link is used, expired or unknown; ask for a new one")
+        raise SignInError(
+            400, "this sign-in link is used, expired or unknown; ask for a new one", "link_used"
+        )
     token.used_at = utcnow()
     return await _user_for(db, settings, token)
 
@@ -117,10 +130,12 @@ async def redeem_link(db: AsyncSession, settings: Settings, link: str) -> User:
 async def _user_for(db: AsyncSession, settings: Settings, token: LoginToken) -> User:
     user = await db.scalar(select(User).where(User.email == token.email))
     if user is None:
-        user = await create_user(db, settings, token.email, token.first_name or "Player")
+        user = await create_user(
+            db, settings, token.email, token.first_name or "Player", token.language
+        )
     if user.disabled:
         await db.commit()
-        raise SignInError(403, "this account is disabled")
+        raise SignInError(403, "this account is disabled", "disabled")
     # every other pending code for this address is void once one is used
     for other in await db.scalars(
         select(LoginToken).where(LoginToken.email == token.email, LoginToken.used_at.is_(None))
@@ -131,15 +146,17 @@ async def _user_for(db: AsyncSession, settings: Settings, token: LoginToken) -> 
 
 
 async def create_user(
-    db: AsyncSession, settings: Settings, email: str | None, first_name: str
+    db: AsyncSession, settings: Settings, email: str | None, first_name: str, language: str = ""
 ) -> User:
-    """A new account; the first account on a new server is an admin with the standard tier."""
+    """A new account (in ``language``, else English); the first account on a new server is an
+    admin with the standard tier."""
     first = (
         await db.scalar(select(func.count()).select_from(User).where(User.tier != "guest"))
     ) == 0
     user = User(
         email=email,
         first_name=first_name[:60],
+        language=language or "en",
         tier="standard" if first else settings.new_account_tier,
         is_admin=first,
     )

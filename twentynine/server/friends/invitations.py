@@ -51,33 +51,39 @@ async def invite(db: AsyncSession, user: User, email: str) -> tuple[FriendInvita
     """Invite the person at ``email`` (who has no account) to be friends; the invitation and
     whether to mail it (not to a disabled account's address)."""
     if user.is_guest:
-        raise FriendError(403, GUESTS)
+        raise FriendError(403, GUESTS, "guest_friends")
     email = normalise_email(email)
     hour, week = dt.timedelta(hours=1), dt.timedelta(days=7)
     if await rate_limited(db, f"friends:request:{user.id}", REQUESTS_PER_HOUR, hour):
         await db.commit()
-        raise FriendError(429, "too many friend requests; try again later")
+        raise FriendError(429, "too many friend requests; try again later", "too_many_requests")
     if await rate_limited(db, f"friends:invite:{user.id}", INVITES_PER_DAY, dt.timedelta(days=1)):
         await db.commit()
-        raise FriendError(429, "too many invitations today; try again tomorrow")
+        raise FriendError(
+            429, "too many invitations today; try again tomorrow", "too_many_invitations"
+        )
     await db.commit()
     if email == user.email:
-        raise FriendError(400, "that is your own email; you cannot be your own friend")
+        raise FriendError(400, "that is your own email; you cannot be your own friend", "own_email")
     target = await db.scalar(select(User).where(User.email == email))
     if target is not None and not target.disabled:
-        raise FriendError(409, "there is an account with that email: ask them as a friend")
+        raise FriendError(
+            409, "there is an account with that email: ask them as a friend", "has_account"
+        )
     if await friend_count(db, user.id) >= friend_limit(user):
-        raise FriendError(409, own_limit_message(user))
+        raise FriendError(409, own_limit_message(user), "friend_limit")
     waiting = await db.scalar(
         select(FriendInvitation).where(
             FriendInvitation.inviter_id == user.id, FriendInvitation.email == email
         )
     )
     if waiting is not None:
-        raise FriendError(409, "you have invited that address already")
+        raise FriendError(409, "you have invited that address already", "already_invited")
     if await rate_limited(db, f"friends:invite-to:{email}", MAILS_PER_ADDRESS, week):
         await db.commit()
-        raise FriendError(429, "that address has had enough invitations this week")
+        raise FriendError(
+            429, "that address has had enough invitations this week", "invited_enough"
+        )
     invitation = FriendInvitation(inviter_id=user.id, email=email)
     db.add(invitation)
     await db.commit()
@@ -87,7 +93,7 @@ async def invite(db: AsyncSession, user: User, email: str) -> tuple[FriendInvita
 async def withdraw(db: AsyncSession, user: User, invitation_id: int) -> FriendInvitation:
     invitation = await db.get(FriendInvitation, invitation_id)
     if invitation is None or invitation.inviter_id != user.id:
-        raise FriendError(404, "no invitation of yours with that id")
+        raise FriendError(404, "no invitation of yours with that id", "no_invitation")
     await db.delete(invitation)
     await db.commit()
     return invitation

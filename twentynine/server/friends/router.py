@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
 from ..deps import CurrentUser, SessionDep
+from ..refusals import refused
 from . import invitations, notices, service
 from .models import FriendInvitation
 from .schemas import FriendActionOut, FriendOut, FriendRequestIn, FriendsOut, InvitationOut
@@ -20,7 +21,7 @@ router = APIRouter(prefix="/api/friends", tags=["friends"])
 async def friend_user(user: CurrentUser) -> User:
     """A signed-in account; guests are refused with a friends-specific message."""
     if user.is_guest:
-        raise HTTPException(status_code=403, detail=service.GUESTS)
+        raise refused(403, service.GUESTS, "guest_friends")
     return user
 
 
@@ -36,7 +37,7 @@ def friend_out(user: User) -> FriendOut:
 
 async def _refused(db: AsyncSession, e: service.FriendError) -> HTTPException:
     await db.rollback()  # let go of any locks before answering
-    return HTTPException(status_code=e.status, detail=e.detail)
+    return refused(e.status, e.detail, e.reason)
 
 
 @router.get("")

@@ -37,12 +37,14 @@ GUESTS = "guests cannot have friends; sign in with your email"
 
 
 class FriendError(Exception):
-    """A refused friends action: an HTTP status and a message for the person."""
+    """A refused friends action: an HTTP status, a message for the person, and the reason a
+    page shows in its own language."""
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, reason: str | None = None) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -166,7 +168,7 @@ async def _lock_pair(db: AsyncSession, me_id: int, other_id: int) -> tuple[User,
     users = {u.id: u for u in await db.scalars(stmt)}
     me, other = users.get(me_id), users.get(other_id)
     if me is None or other is None:
-        raise FriendError(404, "no such account")
+        raise FriendError(404, "no such account", "no_account")
     return me, other
 
 
@@ -178,9 +180,9 @@ async def _links(db: AsyncSession, a_id: int, b_id: int) -> list[Friendship]:
 
 async def _accept(db: AsyncSession, link: Friendship, acceptor: User, requester: User) -> None:
     if await friend_count(db, acceptor.id) >= friend_limit(acceptor):
-        raise FriendError(409, own_limit_message(acceptor))
+        raise FriendError(409, own_limit_message(acceptor), "friend_limit")
     if await friend_count(db, requester.id) >= friend_limit(requester):
-        raise FriendError(409, other_limit_message(requester))
+        raise FriendError(409, other_limit_message(requester), "their_limit")
     link.status = ACCEPTED
     await db.commit()
 
@@ -190,31 +192,37 @@ async def request(
 ) -> tuple[Literal["requested", "accepted"], User]:
     """Ask the account with ``email`` to be friends; if they already asked me, that's a yes."""
     if user.is_guest:
-        raise FriendError(403, GUESTS)
+        raise FriendError(403, GUESTS, "guest_friends")
     key = f"friends:request:{user.id}"
     if await rate_limited(db, key, REQUESTS_PER_HOUR, dt.timedelta(hours=1)):
         await db.commit()
-        raise FriendError(429, "too many friend requests; try again later")
+        raise FriendError(429, "too many friend requests; try again later", "too_many_requests")
     await db.commit()
     target = await db.scalar(select(User).where(User.email == normalise_email(email)))
     if target is None or target.disabled or target.is_guest:
-        raise FriendError(404, NO_ACCOUNT)
+        raise FriendError(404, NO_ACCOUNT, "no_account")
     if target.id == user.id:
-        raise FriendError(400, "that is your own email; you cannot be your own friend")
+        raise FriendError(400, "that is your own email; you cannot be your own friend", "own_email")
     if await blocks(db, target.id, user.id):
-        raise FriendError(403, f"{target.first_name} does not take friend requests from you")
+        raise FriendError(
+            403, f"{target.first_name} does not take friend requests from you", "not_taking"
+        )
     me, other = await _lock_pair(db, user.id, target.id)
     links = await _links(db, me.id, other.id)
     if links:
         link = links[0]
         if link.status == ACCEPTED:
-            raise FriendError(409, f"you are already friends with {other.first_name}")
+            raise FriendError(
+                409, f"you are already friends with {other.first_name}", "already_friends"
+            )
         if link.requester_id == me.id:
-            raise FriendError(409, f"you have already asked {other.first_name} to be friends")
+            raise FriendError(
+                409, f"you have already asked {other.first_name} to be friends", "already_asked"
+            )
         await _accept(db, link, acceptor=me, requester=other)
         return "accepted", other
     if await friend_count(db, me.id) >= friend_limit(me):
-        raise FriendError(409, own_limit_message(me))
+        raise FriendError(409, own_limit_message(me), "friend_limit")
     db.add(Friendship(requester_id=me.id, addressee_id=other.id, status=PENDING))
     await db.commit()
     return "requested", other
@@ -223,14 +231,16 @@ async def request(
 async def accept(db: AsyncSession, user: User, other_id: int) -> User:
     """Accept ``other_id``'s request to ``user``."""
     if other_id == user.id or await db.get(User, other_id) is None:
-        raise FriendError(404, "no friend request from that account")
+        raise FriendError(404, "no friend request from that account", "no_request")
     me, other = await _lock_pair(db, user.id, other_id)
     links = await _links(db, me.id, other.id)
     if links and links[0].status == ACCEPTED:
-        raise FriendError(409, f"you are already friends with {other.first_name}")
+        raise FriendError(
+            409, f"you are already friends with {other.first_name}", "already_friends"
+        )
     link = next((f for f in links if f.requester_id == other.id), None)
     if link is None:
-        raise FriendError(404, "no friend request from that account")
+        raise FriendError(404, "no friend request from that account", "no_request")
     await _accept(db, link, acceptor=me, requester=other)
     return other
 

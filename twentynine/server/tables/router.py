@@ -13,10 +13,10 @@ from ..accounts.models import User
 from ..deps import CurrentUser, MemberUser, SessionDep
 from ..friends.service import friend_ids
 from ..matchmaking.quickjoin import nearest_first
+from ..refusals import refused
 from ..safety.hooks import visible_lines
 from ..safety.service import blocks
 from . import service
-from .errors import refused
 from .manager import TableManager
 from .models import GameTable, TableSeat
 from .runtime import STANDIN_LEVEL, TableError, TableRuntime, chat_json

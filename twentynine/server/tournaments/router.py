@@ -13,7 +13,7 @@ from fastapi.responses import Response
 
 from ..accounts.models import User
 from ..deps import MemberUser, OptionalUser, SessionDep
-from ..tables.errors import refused
+from ..refusals import refused
 from ..tables.models import GameTable
 from ..tables.service import AccessError
 from . import conduct, service

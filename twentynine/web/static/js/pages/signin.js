@@ -1,7 +1,7 @@
 // Sign in by email: we mail a 6-digit code and a link; either one signs you in.
 import { get, post } from '../api.js';
 import { h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { language, t } from '../i18n.js';
 import { go } from '../router.js';
 import { setUser } from '../session.js';
 import { busy, field, pageFrame } from '../ui.js';
@@ -19,7 +19,9 @@ function emailStep(box, next) {
     const email = String(data.get('email')).trim();
     const name = String(data.get('first_name') || '').trim();
     busy(form.querySelector('button'), async () => {
-      await post('/api/auth/email', name ? { email, first_name: name } : { email });
+      // (the page's language: a new account starts in it)
+      await post('/api/auth/email', name ? { email, first_name: name, language: language() }
+        : { email, language: language() });
       codeStep(box, email, next);
     });
   });
