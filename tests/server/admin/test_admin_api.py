@@ -198,6 +198,7 @@ async def test_a_tier_request_from_asking_to_granted(app: FastAPI) -> None:
     assert (await bea.get("/api/tier-requests/mine")).json() == {"request": None}
     r = await bea.post("/api/tables/hosted", json={"players": [1, 2, 3]})
     assert r.status_code == 403 and "cannot host" in r.json()["detail"]
+    assert r.headers["X-Error-Reason"] == "cannot_host"  # (the page's own words for it)
     r = await bea.post("/api/tier-requests", json={"note": "I host our Friday game"})
     assert r.status_code == 201, r.text
     asked = r.json()

@@ -74,7 +74,9 @@ async def create_table(
     db: AsyncSession, user: User, body: CreateTable, bot_url_allow: tuple[str, ...] = ()
 ) -> GameTable:
     if user.is_guest and body.kind != "solo":
-        raise AccessError(403, "guests may play solo against bots; sign in to open tables")
+        raise AccessError(
+            403, "guests may play solo against bots; sign in to open tables", "guests_solo"
+        )
     if body.rated and (body.kind != "public" or sorted(body.seats) != ["me", *["open"] * 3]):
         raise AccessError(422, 'a rated table is public, with seats "me" and three "open"')
     spec = rules_spec(body.rules)
@@ -130,9 +132,13 @@ async def active_hosted(db: AsyncSession, host_id: int) -> GameTable | None:
 
 async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> GameTable:
     if not CAN_HOST.get(host.tier, False):
-        raise AccessError(403, f"a {host.tier} account cannot host; hosting needs a standard one")
+        raise AccessError(
+            403, f"a {host.tier} account cannot host; hosting needs a standard one", "cannot_host"
+        )
     if await active_hosted(db, host.id) is not None:
-        raise AccessError(409, "you already host a game; close it before hosting another")
+        raise AccessError(
+            409, "you already host a game; close it before hosting another", "already_hosting"
+        )
     if body.seats is not None:
         seats = list(body.seats)
         if len(seats) != 4 or len(set(seats)) != 4 or host.id not in seats:
@@ -151,9 +157,11 @@ async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> Gam
         if friend is None or friend.disabled or friend.is_guest:
             raise AccessError(404, f"no such player: {uid}")
         if not await are_friends(db, host.id, uid):
-            raise AccessError(403, f"{friend.first_name} is not your friend")
+            raise AccessError(403, f"{friend.first_name} is not your friend", "not_friend")
         if await blocks(db, uid, host.id):
-            raise AccessError(403, f"{friend.first_name} does not take invitations from you")
+            raise AccessError(
+                403, f"{friend.first_name} does not take invitations from you", "no_invitations"
+            )
     spec = rules_spec(body.rules)
     table = GameTable(
         id=new_id(),

@@ -42,7 +42,7 @@ async def start(db: AsyncSession, t: Tournament, user: User) -> None:
     teams = form_teams(entries, random.SystemRandom())
     n = len(teams)
     if n < 2:
-        raise fail(409, "a tournament needs at least two teams")
+        raise fail(409, "a tournament needs at least two teams", "too_few_teams")
     if t.format == "round_robin" and n > 8:
         raise fail(409, "a round robin takes at most 8 teams")
     if t.format == "swiss" and t.rounds > swiss_max_rounds(n):
@@ -83,7 +83,7 @@ async def call_players(
         .limit(1)
     )
     if last is not None and (utcnow() - last).total_seconds() < CALL_EVERY:
-        raise fail(429, "the players were called less than a minute ago")
+        raise fail(429, "the players were called less than a minute ago", "called_recently")
     entries = await entries_of(db, t.id)
     called = sorted({u for e in entries if e.status in ACTIVE for u in people(e)})
     log(db, t, user.id, "called", minutes=minutes, people=len(called))

@@ -933,4 +933,11 @@ export default {
   err_already_invited: "You have invited that address already.",
   err_invited_enough: "That address has had enough invitations this week.",
   err_no_invitation: "You have no invitation with that id.",
+  err_guests_solo: "Guests play alone against bots: sign in to open tables.",
+  err_cannot_host: "Hosting needs a Standard account.",
+  err_already_hosting: "You already host a game: close it before hosting another.",
+  err_not_friend: "You can seat only your friends.",
+  err_no_invitations: "This friend does not take invitations from you.",
+  err_too_few_teams: "A tournament needs at least two teams.",
+  err_called_recently: "The players were called less than a minute ago.",
 };
