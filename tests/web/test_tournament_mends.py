@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from ..server.conftest import LiveServer
+from ..server.tournaments.conftest import start_against_a_bot
 from .conftest import Browser, sign_in_ui
 
 
@@ -19,15 +20,6 @@ async def evening(org: Any, **extra: Any) -> int:
     r = await org.post("/api/tournaments", json=body)
     assert r.status_code == 201, r.text
     return int(r.json()["id"])
-
-
-async def start_against_a_bot(org: Any, tid: int) -> dict[str, Any]:
-    """One team of random bots joins the entrants, the tournament starts: its first match."""
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await org.post(f"/api/tournaments/{tid}/start")
-    assert r.status_code == 200, r.text
-    match: dict[str, Any] = r.json()["rounds"][0]["matches"][0]
-    return match
 
 
 #: the contrast of a text's colour against what is behind it (WCAG's relative luminance); the

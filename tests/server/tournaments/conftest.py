@@ -96,3 +96,12 @@ async def wait_for(
 
 def finished(doc: dict[str, Any]) -> bool:
     return doc["status"] == "finished"
+
+
+async def start_against_a_bot(org: Client, tid: int) -> dict[str, Any]:
+    """One team of random bots joins the entrants, the tournament starts: its first match."""
+    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    r = await org.post(f"/api/tournaments/{tid}/start")
+    assert r.status_code == 200, r.text
+    match: dict[str, Any] = r.json()["rounds"][0]["matches"][0]
+    return match

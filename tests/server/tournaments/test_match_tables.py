@@ -10,7 +10,7 @@ from fastapi import FastAPI
 
 from ..conftest import LiveServer
 from ..tables.wsclient import TableSocket
-from .conftest import create, people, register_pair
+from .conftest import create, people, register_pair, start_against_a_bot
 
 
 async def test_the_organiser_can_neither_close_nor_reset_a_match_table(
@@ -19,10 +19,7 @@ async def test_the_organiser_can_neither_close_nor_reset_a_match_table(
     org, ana, bo = await people(event_app, "Org", "Ana", "Bo")
     tid = (await create(org, match_deals=0, grace_seconds=600))["id"]
     await register_pair(ana, bo, tid, "bo@example.com")
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await org.post(f"/api/tournaments/{tid}/start")
-    assert r.status_code == 200, r.text
-    (match,) = r.json()["rounds"][0]["matches"]
+    match = await start_against_a_bot(org, tid)
     table = match["table_id"]
     for player in (ana, bo):
         r = await player.post(f"/api/tables/{table}/join", json={})
@@ -47,10 +44,7 @@ async def test_an_admin_does_not_close_a_match_table_either(event_app: FastAPI) 
     admin, ana, bo = await people(event_app, "Admin", "Ana", "Bo")
     tid = (await create(admin, grace_seconds=600))["id"]
     await register_pair(ana, bo, tid, "bo@example.com")
-    await admin.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await admin.post(f"/api/tournaments/{tid}/start")
-    (match,) = r.json()["rounds"][0]["matches"]
-    table = match["table_id"]
+    table = (await start_against_a_bot(admin, tid))["table_id"]
     listed = (await admin.get("/api/admin/tables")).json()
     assert [t["kind"] for t in listed if t["id"] == table] == ["tournament"]
     r = await admin.post(f"/api/admin/tables/{table}/close")
@@ -70,9 +64,7 @@ async def test_a_player_replaced_before_the_match_begins_gives_up_the_seat(
     org, ana, bo, cy = await people(event_app, "Org", "Ana", "Bo", "Cy")
     tid = (await create(org, grace_seconds=600))["id"]
     entry = await register_pair(ana, bo, tid, "bo@example.com")
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await org.post(f"/api/tournaments/{tid}/start")
-    (match,) = r.json()["rounds"][0]["matches"]
+    match = await start_against_a_bot(org, tid)
     table = match["table_id"]
     bo_id = (await bo.get("/api/me")).json()["id"]
     cy_id = (await cy.get("/api/me")).json()["id"]
@@ -106,9 +98,7 @@ async def test_the_video_call_link_goes_to_the_players_and_the_organiser_only(
     link = "https://meet.example.com/room-of-the-event"
     tid = (await create(org, grace_seconds=600, conference_url=link))["id"]
     await register_pair(ana, bo, tid, "bo@example.com")
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await org.post(f"/api/tournaments/{tid}/start")
-    table = r.json()["rounds"][0]["matches"][0]["table_id"]
+    table = (await start_against_a_bot(org, tid))["table_id"]
     assert (await dee.get(f"/api/tournaments/{tid}")).json()["conference_url"] == ""
     for client, sees in ((ana, link), (org, link), (dee, "")):
         r = await client.get(f"/api/tables/{table}")
@@ -133,10 +123,7 @@ async def match_link_reaches_the_table(organiser_at: LiveServer, player_at: Live
     ]
     tid = (await create(org, grace_seconds=600, conference_per_match=True))["id"]
     await register_pair(ana, bo, tid, "bo@example.com")
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
-    r = await org.post(f"/api/tournaments/{tid}/start")
-    assert r.status_code == 200, r.text
-    (match,) = r.json()["rounds"][0]["matches"]
+    match = await start_against_a_bot(org, tid)
     table = match["table_id"]
     anas = await TableSocket(player_at, ana, table).connect()
     dees = await TableSocket(player_at, dee, table).connect()
