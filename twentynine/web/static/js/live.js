@@ -253,10 +253,10 @@ function recount(what = ['friends', 'tables']) {
           live.waiting.requests = (await fresh('/api/friends')).incoming.length;
         } else {
           const mine = await fresh('/api/tables/mine');
-          // games others made that you play in (your own solo or public table waits for
-          // nobody)
+          // games others made that you play in: your own solo or public table waits for
+          // nobody (a tournament's match waits for its players, its organiser among them)
           live.waiting.join = mine.join.filter((table) => table.status !== 'closed'
-            && table.host_id !== session.user.id).length;
+            && (table.host_id !== session.user.id || table.kind === 'tournament')).length;
         }
         showWaiting();
         emit('waiting', live.waiting);
