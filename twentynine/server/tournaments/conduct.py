@@ -44,7 +44,7 @@ async def start(db: AsyncSession, t: Tournament, user: User) -> None:
     if n < 2:
         raise fail(409, "a tournament needs at least two teams", "too_few_teams")
     if t.format == "round_robin" and n > 8:
-        raise fail(409, "a round robin takes at most 8 teams")
+        raise fail(409, "a round robin takes at most 8 teams", "round_robin_size")
     if t.format == "swiss" and t.rounds > swiss_max_rounds(n):
         raise fail(
             409,
@@ -117,9 +117,9 @@ async def adjust(
     if body.winner is not None and body.winner not in (m.entry_a, m.entry_b):
         raise fail(422, "the winner must be one of the match's two entries")
     if body.winner is None and t.format == "knockout":
-        raise fail(422, "a knockout match needs a winner")
+        raise fail(422, "a knockout match needs a winner", "needs_winner")
     if t.format == "knockout" and m.round_no != t.current_round:
-        raise fail(409, "the next round is already paired from this result")
+        raise fail(409, "the next round is already paired from this result", "already_paired")
     before = {"status": m.status, "winner": m.winner, "result": m.result}
     score = (
         list(body.score) if body.score is not None else list((m.result or {}).get("score", [0, 0]))
@@ -155,7 +155,7 @@ async def repair(
     if any(m.status not in ("waiting",) and m.kind != "bye" for m in matches) or any(
         r.status != "waiting" for r in rows
     ):
-        raise fail(409, "this round has started: it can no longer be re-paired")
+        raise fail(409, "this round has started: it can no longer be re-paired", "round_started")
     before = sorted(i for m in matches for i in (m.entry_a, m.entry_b) if i is not None)
     after = sorted(i for pair in body.matches for i in pair if i is not None)
     if before != after:
@@ -192,7 +192,7 @@ async def end(db: AsyncSession, t: Tournament, user: User) -> list[str]:
     to close."""
     as_organiser(t, user)
     if t.status == "finished":
-        raise fail(409, "the tournament is over")
+        raise fail(409, "the tournament is over", "over")
     matches = await matches_of(db, t.id)
     open_tables = []
     for m in matches:

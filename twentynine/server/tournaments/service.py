@@ -57,7 +57,7 @@ def log(db: AsyncSession, t: Tournament, user_id: int | None, action: str, **det
 # -- create and register ---------------------------------------------------------------------
 async def create(db: AsyncSession, organiser: User, body: CreateTournament) -> Tournament:
     if not CAN_HOST.get(organiser.tier, False):
-        raise fail(403, "organising a tournament needs a standard account")
+        raise fail(403, "organising a tournament needs a standard account", "cannot_organise")
     spec = rules_spec(body.rules)
     t = Tournament(
         organiser_id=organiser.id,
@@ -97,7 +97,7 @@ async def get(db: AsyncSession, tournament_id: int) -> Tournament:
 
 def as_organiser(t: Tournament, user: User) -> None:
     if t.organiser_id != user.id:
-        raise fail(403, "only the tournament's organiser may do this")
+        raise fail(403, "only the tournament's organiser may do this", "organiser_only")
 
 
 async def entries_of(db: AsyncSession, tournament_id: int) -> list[Entry]:
@@ -188,9 +188,9 @@ async def entry_of(db: AsyncSession, t: Tournament, entry_id: int) -> Entry:
 async def confirm(db: AsyncSession, t: Tournament, user: User, entry_id: int) -> Entry:
     entry = await entry_of(db, t, entry_id)
     if entry.partner_id != user.id:
-        raise fail(403, "only the partner named in this entry can confirm it")
+        raise fail(403, "only the partner named in this entry can confirm it", "not_partner")
     if entry.status != "partner":
-        raise fail(409, "this entry is not waiting for its partner")
+        raise fail(409, "this entry is not waiting for its partner", "not_waiting_partner")
     if t.status != "registration":
         raise fail(409, "registration is closed", "registration_closed")
     entry.status = "pending" if t.approval else "entered"
@@ -218,9 +218,11 @@ async def approve(db: AsyncSession, t: Tournament, user: User, entry_id: int, pa
 async def withdraw(db: AsyncSession, t: Tournament, user: User, entry_id: int) -> Entry:
     entry = await entry_of(db, t, entry_id)
     if user.id != t.organiser_id and user.id not in (entry.user_id, entry.partner_id):
-        raise fail(403, "only the entrants or the organiser can withdraw an entry")
+        raise fail(403, "only the entrants or the organiser can withdraw an entry", "not_yours")
     if t.status != "registration":
-        raise fail(409, "the tournament has started: the organiser can replace a player")
+        raise fail(
+            409, "the tournament has started: the organiser can replace a player", "started_replace"
+        )
     if entry.status not in ACTIVE:
         raise fail(409, f"the entry is {entry.status}")
     entry.status = "withdrawn"
@@ -237,7 +239,7 @@ async def replace(
     whose table still waits: see ``waiting_match``); the entry and the one put in."""
     as_organiser(t, user)
     if t.status == "finished":
-        raise fail(409, "the tournament is over")
+        raise fail(409, "the tournament is over", "over")
     entry = await entry_of(db, t, entry_id)
     if entry.status not in ACTIVE:
         raise fail(409, f"the entry is {entry.status}")
@@ -283,7 +285,8 @@ async def add_bots(db: AsyncSession, t: Tournament, user: User, body: AddBots) -
         raise fail(409, "the tournament has started", "started")
     entries = await entries_of(db, t.id)
     if teams_held(entries) + body.teams > t.max_teams:
-        raise fail(409, f"the field is full: room for {t.max_teams - teams_held(entries)} more")
+        room = t.max_teams - teams_held(entries)
+        raise fail(409, f"the field is full: room for {room} more", "field_full")
     count = sum(1 for e in entries if e.bot)
     added = []
     for i in range(body.teams):
