@@ -62,7 +62,7 @@ def set_session_cookies(response: Response, settings: Settings, token: str) -> N
 
 
 def _fail(e: service.SignInError) -> HTTPException:
-    return refused(e.status, e.detail, e.reason)
+    return e.http()
 
 
 @router.post("/api/auth/email", status_code=202)

@@ -10,21 +10,15 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import utcnow
+from ..refusals import Refusal
 from ..security import code_hash, new_code, new_token, token_hash
 from ..settings import Settings
 from . import listing
 from .models import LoginToken, RateEvent, User, UserSession
 
 
-class SignInError(Exception):
-    """A refused sign-in: an HTTP status, the words, and the reason a page shows in its own
-    language."""
-
-    def __init__(self, status: int, detail: str, reason: str | None = None) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.reason = reason
+class SignInError(Refusal):
+    """A refused sign-in."""
 
 
 def normalise_email(email: str) -> str:

@@ -37,7 +37,7 @@ def friend_out(user: User) -> FriendOut:
 
 async def _refused(db: AsyncSession, e: service.FriendError) -> HTTPException:
     await db.rollback()  # let go of any locks before answering
-    return refused(e.status, e.detail, e.reason)
+    return e.http()
 
 
 @router.get("")

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import FRIEND_LIMITS, User
 from ..accounts.service import normalise_email, rate_limited
+from ..refusals import Refusal
 from .models import Friendship
 
 
@@ -36,15 +37,8 @@ NO_ACCOUNT = "no account with that email"
 GUESTS = "guests cannot have friends; sign in with your email"
 
 
-class FriendError(Exception):
-    """A refused friends action: an HTTP status, a message for the person, and the reason a
-    page shows in its own language."""
-
-    def __init__(self, status: int, detail: str, reason: str | None = None) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.reason = reason
+class FriendError(Refusal):
+    """A refused friends action."""
 
 
 @dataclass(frozen=True)

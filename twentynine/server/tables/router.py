@@ -40,7 +40,7 @@ def _http(e: service.AccessError | TableError) -> HTTPException:
             "full": 409,
         }.get(e.reason, 409)
         return refused(status, e.message, e.reason)
-    return refused(e.status, e.detail, e.reason)
+    return e.http()
 
 
 @contextmanager

@@ -12,21 +12,15 @@ from ...engine.errors import InvalidRules, NotationError
 from ...engine.records import RulesSpec
 from ..accounts.models import CAN_HOST, User
 from ..friends.service import are_friends
+from ..refusals import Refusal
 from ..safety.service import blocks
 from .clock import default_turn_seconds
 from .models import GameTable, TableSeat
 from .schemas import CreateHosted, CreateTable, RulesIn
 
 
-class AccessError(Exception):
-    """A refused request: its HTTP status, the words, and (where a page shows it in its own
-    language) a short code, ``reason``."""
-
-    def __init__(self, status: int, detail: str, reason: str | None = None) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-        self.reason = reason
+class AccessError(Refusal):
+    """A refused table (or tournament) request."""
 
 
 def new_id(nbytes: int = 8) -> str:

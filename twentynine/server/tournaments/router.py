@@ -41,7 +41,7 @@ Id = Annotated[int, Path(ge=1, le=MAX_ID)]
 def _http(e: AccessError | service.Stale) -> HTTPException:
     if isinstance(e, service.Stale):
         return refused(409, "the tournament changed meanwhile; try again", "changed")
-    return refused(e.status, e.detail, e.reason)
+    return e.http()
 
 
 @contextmanager
