@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from twentynine.server.tournaments.models import Tournament, TournamentLog
 
+from ..conftest import LiveServer
 from .conftest import create, finished, people, register_pair, wait_for
 
 
@@ -375,3 +376,22 @@ async def test_the_organiser_calls_the_players_before_the_start(event_app: FastA
     await org.post(f"{base}/bots", json={"teams": 1, "level": "random"})
     assert (await org.post(f"{base}/start")).status_code == 200
     assert (await org.post(f"{base}/call", json={})).status_code == 409
+
+
+async def test_the_call_reaches_an_entrant_on_another_process(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """The organiser calls through one process (PostgreSQL + Redis); an entrant whose page is
+    on the other gets the call there."""
+    one, two = live_pair
+    org = await one.sign_in("org@example.com", "Org")
+    ana = await two.sign_in("ana@example.com", "Ana")
+    tid = (await create(org, team_mode="individuals"))["id"]
+    assert (await ana.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 201
+    heard = two.app.state.live.subscribe(await me(ana))
+    r = await org.post(f"/api/tournaments/{tid}/call", json={"minutes": 5})
+    assert r.status_code == 200 and r.json() == {"called": 1}, r.text
+    while (message := await asyncio.wait_for(heard.get(), 5))["type"] != "tournament_call":
+        pass
+    assert message["tournament_id"] == tid and message["minutes"] == 5
+    assert message["from"] == "Org"
