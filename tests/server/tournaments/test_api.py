@@ -395,3 +395,17 @@ async def test_the_call_reaches_an_entrant_on_another_process(
         pass
     assert message["tournament_id"] == tid and message["minutes"] == 5
     assert message["from"] == "Org"
+
+
+async def test_two_calls_at_once_make_one(event_app: FastAPI) -> None:
+    """The organiser's double click (or two tabs): one call goes out, the other is refused."""
+    org, ana = await people(event_app, "Org", "Ana")
+    tid = (await create(org, team_mode="individuals"))["id"]
+    assert (await ana.post(f"/api/tournaments/{tid}/entries", json={})).status_code == 201
+    heard = event_app.state.live.subscribe(await me(ana))
+    url = f"/api/tournaments/{tid}/call"
+    answers = await asyncio.gather(org.post(url, json={}), org.post(url, json={}))
+    assert sorted(r.status_code for r in answers)[0] == 200
+    assert sorted(r.status_code for r in answers)[1] in (409, 429)
+    calls = [m for m in drain(heard) if m["type"] == "tournament_call"]
+    assert len(calls) == 1

@@ -72,7 +72,8 @@ async def call_players(
     db: AsyncSession, t: Tournament, user: User, minutes: int | None
 ) -> tuple[list[int], dict[str, Any]]:
     """The organiser tells every entrant that the tournament starts soon (in ``minutes``):
-    logged, at most once a minute; (whom to tell, the notice)."""
+    logged, at most once a minute (the tournament's version taken, so that two calls at once
+    cannot both pass); (whom to tell, the notice)."""
     as_organiser(t, user)
     if t.status != "registration":
         raise fail(409, f"the tournament is {t.status}: its players are called to their matches")
@@ -86,6 +87,7 @@ async def call_players(
         raise fail(429, "the players were called less than a minute ago", "called_recently")
     entries = await entries_of(db, t.id)
     called = sorted({u for e in entries if e.status in ACTIVE for u in people(e)})
+    await bump(db, t)  # one call at a time: a second at the same instant finds it taken
     log(db, t, user.id, "called", minutes=minutes, people=len(called))
     await db.commit()
     notice = {
