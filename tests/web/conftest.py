@@ -136,15 +136,22 @@ async def toasts_keep_clear_of(page: Any, *selectors: str) -> None:
         " (w) => m.toast(`message ${w}: long enough to take two lines at the table`)))"
     )
     await page.locator(".toast", has_text="message three").last.wait_for(state="visible")
-    toasts = await page.locator(".toast").evaluate_all(
-        "ts => ts.filter(t => t.checkVisibility()).map(t => { const r = t.getBoundingClientRect();"
-        " return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+    # every box is read in one go in the page: the table redraws as moves arrive, and an element
+    # read a moment after the rest may be a new one, or gone
+    found = await page.wait_for_function(
+        """selectors => {
+          const rect = (el) => { const r = el.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+          const toasts = [...document.querySelectorAll('.toast')].filter(t => t.checkVisibility());
+          const boxes = selectors.map(s => document.querySelector(s));
+          if (!toasts.length || boxes.some(b => !b || !b.checkVisibility())) return null;
+          return {toasts: toasts.map(rect), boxes: boxes.map(rect)};
+        }""",
+        arg=list(selectors),
     )
-    assert toasts, "no message to be seen"
-    for selector in selectors:
-        box = await page.locator(selector).first.bounding_box()
-        assert box, f"no {selector} on the page"
-        for t in toasts:
+    seen = await found.json_value()
+    for selector, box in zip(selectors, seen["boxes"], strict=True):
+        for t in seen["toasts"]:
             apart = (
                 t["x"] >= box["x"] + box["width"]
                 or t["x"] + t["width"] <= box["x"]

@@ -121,11 +121,12 @@ async def test_guest_plays_a_round_against_bots(web_live: LiveServer, chromium: 
     assert len(sockets) >= 3  # first load, after the reload, after the drop
 
     await until(page, "[data-testid=result]", timeout=90)
-    await shot(page, "guest-result")
+    # messages keep clear of the result's heading and its button (checked first: once the bots
+    # have begun the next deal, the result closes by itself after ten seconds)
     result = page.locator("[data-testid=result]")
     assert await result.locator(".result-hand").count() == 4
-    # messages keep clear of the result's heading and its button
     await toasts_keep_clear_of(page, "[data-testid=result] h2", "[data-testid=result] button")
+    await shot(page, "guest-result")
 
     # the deal is in the guest's history; the replay viewer walks it card by card
     deals = await page.evaluate("fetch('/api/history/deals').then(r => r.json())")
