@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
     from ..settings import Settings
     from .connection import Connection
     from .fanout import Fanout
+    from .queue import Commands
     from .runtime import TableInfo
     from .seats import Seat
     from .store import TableStore
@@ -48,7 +48,7 @@ class TableParts:
     #: the events of the latest versions, for clients catching up (encoded)
     recent: deque[tuple[int, bytes]]
     conns: set[Connection]
-    inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
+    inbox: Commands
     worker: asyncio.Task[None] | None
     timers: dict[str, asyncio.Task[None]]
     bots: dict[int, Bot]

@@ -42,7 +42,7 @@ class DealFlow(TableParts):
                 back = self.person_acts(conn.seat)
             await self._apply(action, back)
 
-        await self.submit(command)
+        await self.submit(command, here=True)  # a socket's reader: at once when it can
 
     async def _apply(self, action: Any, before: list[dict[str, Any]] | None = None) -> None:
         """Apply ``action`` and store it; ``before``: the table's own events to tell first

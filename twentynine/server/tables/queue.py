@@ -1,4 +1,11 @@
-"""The table's one ordered queue of commands: each runs alone, in the order it came."""
+"""The table's one ordered queue of commands: each runs alone, in the order it came.
+
+A command runs on the table's worker task, or, when the caller asks (``here=True``) and the
+table has nothing queued or running, at once in the caller's own task: a move from a socket
+is most often the only thing the table has to do, and handing it to the worker costs a future
+and a wake-up of another task for every move. Only the table socket's reader asks: a task that
+nothing cancels while the server runs (a timer's task may be cancelled by the very command it
+runs, and must not run one itself)."""
 
 from __future__ import annotations
 
@@ -14,39 +21,97 @@ from .store import StaleVersion
 
 log = logging.getLogger("twentynine.tables")
 
+Command = Callable[[], Awaitable[Any]]
+
+
+class Commands:
+    """The commands waiting (each with the future of its result) and whether one is running:
+    a list and one waiter, small for thousands of quiet tables."""
+
+    __slots__ = ("_items", "_waiter", "running")
+
+    def __init__(self) -> None:
+        self._items: list[tuple[Command, asyncio.Future[Any]]] = []
+        self._waiter: asyncio.Future[None] | None = None
+        #: a command is running (on the worker or in a caller's task)
+        self.running = False
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def put(self, command: Command, future: asyncio.Future[Any]) -> None:
+        self._items.append((command, future))
+        self.wake()
+
+    def wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def next(self) -> tuple[Command, asyncio.Future[Any]]:
+        """The first command waiting, once there is one and none is running (the worker's)."""
+        while not self._items or self.running:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
 
 class CommandQueue(TableParts):
-    async def submit(self, command: Callable[[], Awaitable[Any]]) -> Any:
-        """Run ``command`` in the table's order and return its result (or raise its error)."""
+    async def submit(self, command: Command, here: bool = False) -> Any:
+        """Run ``command`` in the table's order and return its result (or raise its error);
+        ``here``: in this task if nothing is queued or running (see the module's note)."""
+        queue = self.inbox
+        worker = self.worker
+        if here and not queue.running and not queue and worker is not None and not worker.done():
+            queue.running = True
+            try:
+                return await self._run(command)
+            finally:
+                queue.running = False
+                if queue:
+                    queue.wake()  # what came meanwhile waits for the worker
         return await self.post(command)
 
-    def post(self, command: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
+    def post(self, command: Command) -> asyncio.Future[Any]:
         """Queue ``command`` in the table's order; the future of its result. Nobody need wait
         for it: a failure nobody reads is logged by the queue's worker."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         future.add_done_callback(lambda f: f.cancelled() or f.exception())
-        self.inbox.put_nowait((command, future))
+        self.inbox.put(command, future)
         return future
 
-    async def _work(self) -> None:
-        while True:
-            command, future = await self.inbox.get()
+    async def _run(self, command: Command) -> Any:
+        """``command``, with one more try after catching up if another process stored a change
+        first; unexpected failures are logged."""
+        try:
             try:
-                try:
-                    result = await command()
-                except StaleVersion:
-                    # another process stored a change first: catch up, then try once more
-                    await self._catch_up()
-                    result = await command()
+                return await command()
             except StaleVersion:
                 await self._catch_up()
-                if not future.done():
-                    future.set_exception(TableError("stale", "the table changed; try again"))
+                return await command()
+        except StaleVersion as e:
+            await self._catch_up()
+            raise TableError("stale", "the table changed; try again") from e
+        except Exception as e:
+            if not isinstance(e, TableError | IllegalAction | NotationError):
+                log.exception("table %s: command failed", self.info.id)
+            raise
+
+    async def _work(self) -> None:
+        queue = self.inbox
+        while True:
+            command, future = await queue.next()
+            queue.running = True
+            try:
+                result = await self._run(command)
             except Exception as e:
                 if not future.done():
                     future.set_exception(e)
-                if not isinstance(e, TableError | IllegalAction | NotationError):
-                    log.exception("table %s: command failed", self.info.id)
             else:
                 if not future.done():
                     future.set_result(result)
+            finally:
+                queue.running = False

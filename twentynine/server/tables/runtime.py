@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import random
 from collections import deque
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +51,7 @@ from .errors import MATCH_CLOSES_ITSELF, TableError
 from .fanout import Fanout, LocalFanout
 from .notices import TableNotices
 from .presence import Presence
-from .queue import CommandQueue
+from .queue import CommandQueue, Commands
 from .remote import Remote
 from .seats import STANDIN_LEVEL, Seat, SeatCommands, seat_name
 from .store import TableStore
@@ -134,9 +133,7 @@ class TableRuntime(
         #: no work for the garbage collector, and 200 versions of 1000 tables are many dicts)
         self.recent: deque[tuple[int, bytes]] = deque(maxlen=200)
         self.conns: set[Connection] = set()
-        self.inbox: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] = (
-            asyncio.Queue()
-        )
+        self.inbox = Commands()
         self.worker: asyncio.Task[None] | None = None
         self.timers: dict[str, asyncio.Task[None]] = {}
         self.bots: dict[int, Bot] = {}
