@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 import uvicorn
 from websockets.asyncio.client import connect
+from websockets.frames import Frame, Opcode
 
 from tests.wsprobe import ping_times
 from twentynine.server.cli import uvicorn_options
-from twentynine.server.sockets import SEND_NOW, Gate, Inbox
+from twentynine.server.sockets import SEND_NOW, Gate, Inbox, text_frame
 
 
 async def test_inbox_hands_items_over_in_order_and_wakes_its_reader() -> None:
@@ -90,6 +91,17 @@ async def _serving(app: Any, **options: Any) -> AsyncIterator[int]:
         await asyncio.to_thread(thread.join, 10)
 
 
+#: payload lengths around each of a frame header's three length forms (RFC 6455, 5.2)
+SIZES = [0, 125, 126, 65535, 65536, 70000]
+
+
+def test_a_text_frame_is_what_the_library_would_send() -> None:
+    for n in SIZES:
+        text = ("é" * n).encode()[:n]
+        expected = Frame(Opcode.TEXT, text).serialize(mask=False, extensions=[])
+        assert text_frame(text) == expected, n
+
+
 async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
     seen: dict[str, Any] = {}
 
@@ -102,6 +114,7 @@ async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
         assert (await receive())["type"] == "websocket.connect"
         await send({"type": "websocket.accept"})
         seen["now"] = [send_now(b'{"n":1}'), send_now("καλημέρα".encode())]
+        seen["sizes"] = [send_now(b"x" * n) for n in SIZES]  # every length form of the header
         await send({"type": "websocket.send", "text": "after"})  # the ASGI way still works
         message = await receive()
         seen["received"] = message.get("text")
@@ -109,14 +122,15 @@ async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
         seen["after_close"] = send_now(b"late")
 
     async with _serving(app) as port, connect(f"ws://127.0.0.1:{port}/x") as ws:
-        got = [await ws.recv() for _ in range(3)]
+        got = [await ws.recv() for _ in range(3 + len(SIZES))]
         await ws.send("hi")
         await asyncio.sleep(0.1)
-    assert got == ['{"n":1}', "καλημέρα", "after"]
+    assert got == ['{"n":1}', "καλημέρα", *("x" * n for n in SIZES), "after"]
     assert seen == {
         "has": True,
         "before_accept": False,  # nothing goes out before the handshake
         "now": [True, True],
+        "sizes": [True] * len(SIZES),
         "received": "hi",
         "after_close": False,
     }

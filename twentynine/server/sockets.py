@@ -13,7 +13,8 @@ It also offers the app an ASGI extension, ``twentynine.send_now`` in the scope's
 ``extensions``: a plain function that writes one text frame (UTF-8 bytes) at once when the
 socket is open and its transport takes more data, and answers False otherwise (the app then
 uses the ASGI ``send``, which waits). A table sends every state to four or more sockets; doing
-it without a task, a coroutine and a future for each is most of what sending costs.
+it without a task, a coroutine and a future for each is most of what sending costs. Such a
+frame's header is written here (``text_frame``) rather than by the library's framing.
 
 Used by ``twentynine serve`` through ``cli.uvicorn_options()``; tests run real servers with it.
 """
@@ -27,8 +28,24 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.http11 import Request
+from websockets.protocol import State
 
 SEND_NOW = "twentynine.send_now"
+
+
+def text_frame(text: bytes) -> bytes:
+    """One unfragmented, unmasked text frame (RFC 6455, 5.2) of ``text`` (UTF-8), as a server
+    sends it without extensions: the library's own framing builds a frame object, checks its
+    flags and packs it in several steps, a few microseconds a message."""
+    n = len(text)
+    if n < 126:
+        return b"".join((_TEXT_FIN, n.to_bytes(1, "big"), text))
+    if n < 65536:
+        return b"".join((_TEXT_FIN, b"\x7e", n.to_bytes(2, "big"), text))
+    return b"".join((_TEXT_FIN, b"\x7f", n.to_bytes(8, "big"), text))
+
+
+_TEXT_FIN = b"\x81"  # FIN, opcode 1 (text)
 
 
 class Inbox:
@@ -159,11 +176,19 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             or not self.writable.is_set()
         ):
             return False
-        try:
-            self.conn.send_text(text)
-        except InvalidState:
+        conn = self.conn
+        if conn.extensions or conn.expect_continuation_frame or conn.debug:
+            try:  # the library's own framing (not taken by our server: no compression)
+                conn.send_text(text)
+            except InvalidState:
+                return False
+            self.transport.write(b"".join(conn.data_to_send()))
+            return True
+        if conn.state is not State.OPEN:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        if conn.writes:  # anything the library still holds goes first
+            self.transport.write(b"".join(conn.data_to_send()))
+        self.transport.write(text_frame(text))
         return True
 
     async def send(self, message: Any) -> None:
