@@ -103,8 +103,7 @@ def quiet(runtime: TableRuntime) -> bool:
     worker = runtime.worker
     if worker is None or worker.done():
         return True
-    idle = bool(runtime.inbox._getters)  # type: ignore[attr-defined]  # waiting in get()
-    return not runtime.timers and runtime.inbox.empty() and idle
+    return not runtime.timers and runtime.inbox.idle
 
 
 def round_invariants(rnd: RoundState) -> None:

@@ -86,7 +86,7 @@ UNSHOWN_REFUSALS = {"stale", "bad_dealer", "bad_deck", "round_in_progress"}
 
 #: the calls that refuse: each names its reason, a code (``not_your_turn``), among its words
 REFUSALS = {"TableError", "IllegalAction", "fail", "AccessError", "refused", "_error",
-            "SignInError", "FriendError"}  # fmt: skip
+            "SignInError", "FriendError", "DeleteRefused"}  # fmt: skip
 CODE = re.compile(r"[a-z][a-z_]*")
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .accounts.models import User, UserSession
 from .db import utcnow
+from .refusals import refused
 from .security import SESSION_COOKIE, token_hash
 from .settings import Settings
 
@@ -47,20 +48,20 @@ async def optional_user(request: Request, db: SessionDep) -> User | None:
 
 async def current_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
     if user is None:
-        raise HTTPException(status_code=401, detail="sign in first")
+        raise refused(401, "sign in first", "sign_in_first")
     return user
 
 
 async def member_user(user: Annotated[User, Depends(current_user)]) -> User:
     """A signed-in account (not a guest)."""
     if user.is_guest:
-        raise HTTPException(status_code=403, detail="guests cannot do this; sign in with email")
+        raise refused(403, "guests cannot do this; sign in with email", "guest_forbidden")
     return user
 
 
 async def admin_user(user: Annotated[User, Depends(current_user)]) -> User:
     if not user.is_admin:
-        raise HTTPException(status_code=403, detail="admins only")
+        raise refused(403, "admins only", "forbidden")
     return user
 
 

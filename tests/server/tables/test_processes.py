@@ -36,8 +36,20 @@ async def test_two_processes_serve_one_table(live_pair: tuple[LiveServer, LiveSe
     await deal_in_play(socks)  # (a first deal can end invalid before the sockets connect)
     started = socks[0].state["table"]["game"]["deals"] if socks[0].state else 0
 
-    def two_deals() -> bool:  # the deal in play ended and the next one is dealt
-        return all(s.state and s.state["table"]["game"]["deals"] > started for s in socks)
+    def cards_seen(sock: TableSocket) -> list[tuple[int, str]]:
+        return [
+            (e["seat"], e["card"])
+            for m in sock.messages
+            if m["type"] == "state"
+            for e in m["events"]
+            if e["type"] == "card_played"
+        ]
+
+    def two_deals() -> bool:  # the deal in play ended and the next one is dealt, with cards
+        # played (a deal can end invalid after its auction, before any card: then play on)
+        return bool(cards_seen(socks[0])) and all(
+            s.state and s.state["table"]["game"]["deals"] > started for s in socks
+        )
 
     await play_until(socks, two_deals, timeout=120)
     for s in socks:
@@ -48,21 +60,10 @@ async def test_two_processes_serve_one_table(live_pair: tuple[LiveServer, LiveSe
         assert versions == sorted(versions)
     finals = {s.version for s in socks}
     await socks[0].wait_for(lambda st: st["version"] >= max(finals))
-    played = [
-        (e["seat"], e["card"])
-        for m in socks[0].messages
-        if m["type"] == "state"
-        for e in m["events"]
-        if e["type"] == "card_played"
-    ]
-    played_b = [
-        (e["seat"], e["card"])
-        for m in socks[3].messages
-        if m["type"] == "state"
-        for e in m["events"]
-        if e["type"] == "card_played"
-    ]
-    assert played and played == played_b  # the same cards in the same order on both processes
+    await socks[3].wait_for(lambda st: st["version"] >= max(finals))
+    played = cards_seen(socks[0])
+    # the same cards in the same order on both processes
+    assert played and played == cards_seen(socks[3])
     for s in socks:
         await s.close()
 

@@ -88,9 +88,12 @@ async def test_what_comes_while_a_command_runs_here_waits_and_keeps_its_order() 
 
             return run
 
+        await asyncio.sleep(0)
+        assert runtime.inbox.idle  # the worker waits, nothing runs
         here = asyncio.ensure_future(runtime.submit(command("here", wait=True), here=True))
         await asyncio.sleep(0)
         assert order == ["here starts"]
+        assert not runtime.inbox.idle  # one runs in its caller's task
         later = [
             asyncio.ensure_future(runtime.submit(command("a"))),
             asyncio.ensure_future(runtime.submit(command("b"), here=True)),
@@ -103,6 +106,8 @@ async def test_what_comes_while_a_command_runs_here_waits_and_keeps_its_order() 
         assert await here == "here"
         assert [await f for f in later] == ["a", "b", "c"]
         assert most == 1
+        await asyncio.sleep(0)
+        assert runtime.inbox.idle
         assert order == [f"{n} {e}" for n in ("here", "a", "b", "c") for e in ("starts", "ends")]
     finally:
         await runtime.stop()

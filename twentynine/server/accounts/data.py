@@ -18,6 +18,7 @@ from ..friends.models import FriendInvitation, Friendship
 from ..history.models import DealHistory, DealPlayer
 from ..matchmaking import service as matchmaking
 from ..ratings import service as ratings
+from ..refusals import Refusal
 from ..safety import service as safety
 from ..tables.models import ChatMessage, GameTable, TableSeat
 from ..tournaments import service as tournaments
@@ -42,10 +43,11 @@ def owned_by_account() -> list[tuple[Table, Column[Any]]]:
     return found
 
 
-class DeleteRefused(Exception):
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.detail = detail
+class DeleteRefused(Refusal):
+    """An account that cannot be deleted yet (409), and why."""
+
+    def __init__(self, detail: str, reason: str) -> None:
+        super().__init__(409, detail, reason)
 
 
 def _when(value: Any) -> str | None:
@@ -217,12 +219,15 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
             .where(User.is_admin.is_(True), User.disabled.is_(False), User.id != uid)
         )
         if not others:
-            raise DeleteRefused("you are the only admin: make someone else an admin first")
+            raise DeleteRefused(
+                "you are the only admin: make someone else an admin first", "only_admin"
+            )
     events = await tournaments.not_over(db, uid)
     if events:  # closing their match tables would leave the matches waiting for ever
         raise DeleteRefused(
             f"you organise a tournament that is not over ({', '.join(events)}): end it on "
-            "its page first"
+            "its page first",
+            "organises_tournament",
         )
     hosted = list(
         await db.scalars(

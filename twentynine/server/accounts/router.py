@@ -197,7 +197,7 @@ async def delete_me(
         hosted = await data.erase(db, fresh)
     except data.DeleteRefused as e:
         await db.rollback()
-        raise HTTPException(status_code=409, detail=e.detail) from None
+        raise e.http() from None
     for table_id in hosted:  # a game nobody can host any more ends
         await close_table(request.app, table_id)
     await end_presence(request.app, user.id, "deleted")

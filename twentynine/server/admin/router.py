@@ -14,6 +14,7 @@ from ..accounts import listing
 from ..accounts.models import User
 from ..accounts.signout import end_presence
 from ..deps import AdminUser, CurrentUser, SessionDep
+from ..refusals import refused
 from ..tables.errors import MATCH_CLOSES_ITSELF
 from ..tables.models import GameTable
 from . import requests, service
@@ -244,7 +245,7 @@ async def close_open_table(
     before, the match would wait for ever)."""
     row = await db.get(GameTable, table_id)
     if row is not None and row.kind == "tournament" and row.status != "closed":
-        raise HTTPException(status_code=409, detail=MATCH_CLOSES_ITSELF)
+        raise refused(409, MATCH_CLOSES_ITSELF, "tournament")
     if not await close_table(request.app, table_id):
-        raise HTTPException(status_code=404, detail="no open table with that id")
+        raise refused(404, "no open table with that id", "no_table")
     return {"closed": True}

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, Path, Query
 from sqlalchemy import select
 
 from ...engine.errors import EngineError
 from ...engine.records import DealRecord, replay_deal
 from ..deps import CurrentUser, SessionDep
 from ..friends.service import are_friends
+from ..refusals import refused
 from .models import DealHistory, DealPlayer
 
 router = APIRouter()
@@ -82,7 +83,7 @@ async def deal_record(deal_id: Id, user: CurrentUser, db: SessionDep) -> dict[st
         select(DealPlayer.seat).where(DealPlayer.deal_id == deal_id, DealPlayer.user_id == user.id)
     )
     if deal is None or played is None:
-        raise HTTPException(status_code=404, detail="no such deal among yours")
+        raise refused(404, "no such deal among yours", "no_deal")
     record: dict[str, Any] = deal.record
     return record
 
@@ -153,5 +154,5 @@ async def my_stats(user: CurrentUser, db: SessionDep) -> dict[str, int]:
 @router.get("/api/stats/{user_id}")
 async def friend_stats(user_id: Id, user: CurrentUser, db: SessionDep) -> dict[str, int]:
     if user_id != user.id and not await are_friends(db, user.id, user_id):
-        raise HTTPException(status_code=404, detail="stats are shown to friends only")
+        raise refused(404, "stats are shown to friends only", "stats_friends_only")
     return await stats_for(db, user_id)

@@ -8,11 +8,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 
 from ..accounts.models import User
 from ..deps import MemberUser, SessionDep
 from ..ratings.hooks import in_play
+from ..refusals import refused
 from . import service
 
 log = logging.getLogger("twentynine.matchmaking")
@@ -42,7 +43,7 @@ async def status(request: Request, user: MemberUser, db: SessionDep) -> dict[str
 async def join(request: Request, user: MemberUser, db: SessionDep) -> dict[str, Any]:
     # one rated game at a time: at two, a bot would keep one seat to the end (a loss)
     if await playing(request, user, db):
-        raise HTTPException(status_code=409, detail="you are playing a rated game already")
+        raise refused(409, "you are playing a rated game already", "in_rated_game")
     await service.join(db, user)
     matchmaker = request.app.state.matchmaker
     if await service.waiting_count(db) >= 4:

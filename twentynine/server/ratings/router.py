@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException, Path, Query
 
 from ..accounts.models import User
 from ..deps import CurrentUser, SessionDep
+from ..refusals import refused
 from . import service
 
 router = APIRouter(tags=["ratings"])
@@ -26,7 +27,7 @@ async def leaderboard(user: CurrentUser, db: SessionDep) -> dict[str, Any]:
 async def rating(user_id: UserId, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
     other = await db.get(User, user_id)
     if other is None or other.disabled:
-        raise HTTPException(status_code=404, detail="no such player")
+        raise refused(404, "no such player", "no_account")
     return await service.rating_of(db, user_id)
 
 

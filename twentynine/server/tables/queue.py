@@ -39,6 +39,11 @@ class Commands:
     def __len__(self) -> int:
         return len(self._items)
 
+    @property
+    def idle(self) -> bool:
+        """Nothing waits or runs, and the worker waits for the next command."""
+        return not self._items and not self.running and self._waiter is not None
+
     def put(self, command: Command, future: asyncio.Future[Any]) -> None:
         self._items.append((command, future))
         self.wake()

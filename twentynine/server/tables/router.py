@@ -60,12 +60,12 @@ async def _table(
     row = await db.get(GameTable, table_id) if "\x00" not in table_id else None
     code = code if code is None or code.isascii() else ""
     if row is None or not await service.can_view(db, row, user, code):
-        raise HTTPException(status_code=404, detail="no such table")
+        raise refused(404, "no such table", "no_table")
     # give the database connection back before waiting on the table, whose own writes need one
     await db.commit()
     runtime = await manager(request).get(table_id)
     if runtime is None:
-        raise HTTPException(status_code=404, detail="no such table")
+        raise refused(404, "no such table", "no_table")
     return row, runtime
 
 
@@ -230,13 +230,13 @@ async def join(
 ) -> dict[str, Any]:
     row, runtime = await _table(request, db, table_id, user, body.code)
     if user.is_guest and row.kind != "solo":
-        raise HTTPException(status_code=403, detail="guests may play solo against bots only")
+        raise refused(403, "guests may play solo against bots only", "guest_join")
     if await blocks(db, row.host_id, user.id) and runtime.seat_of(user.id) is None:
-        raise HTTPException(status_code=403, detail="the table's host does not take you")
+        raise refused(403, "the table's host does not take you", "host_refuses")
     if runtime.status == "paused" and not runtime.paused_away and runtime.seat_of(user.id) is None:
         # only its one person may resume a paused table; a second one would leave it stuck
         # (a table paused because nobody was there deals on when someone opens it)
-        raise HTTPException(status_code=409, detail="the table is paused; join when it resumes")
+        raise refused(409, "the table is paused; join when it resumes", "paused_join")
     with _as_http():
         seat = await runtime.join(user.id, user.first_name, body.seat)
     return {"table": table_id, "seat": seat, "status": runtime.status}

@@ -264,10 +264,10 @@ async def conference(
 
     t = await _tournament(db, tournament_id)
     if t.organiser_id != user.id:
-        raise HTTPException(status_code=403, detail="only the tournament's organiser may do this")
+        raise refused(403, "only the tournament's organiser may do this", "organiser_only")
     m = await db.get(Match, match_id)
     if m is None or m.tournament_id != t.id or m.kind == "bye":
-        raise HTTPException(status_code=404, detail="no such match")
+        raise refused(404, "no such match", "no_match")
     m.conference_url = body.conference_url
     table = await db.get(GameTable, m.table_id) if m.table_id else None
     if table is not None and table.status != "closed":  # its players see it there too
