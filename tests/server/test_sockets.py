@@ -17,7 +17,7 @@ from websockets.frames import Frame, Opcode
 
 from tests.wsprobe import ping_times
 from twentynine.server.cli import uvicorn_options
-from twentynine.server.sockets import SEND_NOW, Gate, Inbox, text_frame
+from twentynine.server.sockets import SEND_NOW, Gate, Inbox, LeanWebSocketProtocol, text_frame
 
 
 async def test_inbox_hands_items_over_in_order_and_wakes_its_reader() -> None:
@@ -134,6 +134,52 @@ async def test_send_now_writes_frames_at_once_under_uvicorn() -> None:
         "received": "hi",
         "after_close": False,
     }
+
+
+async def test_a_socket_stops_reading_only_when_many_messages_wait() -> None:
+    """uvicorn's protocol stops reading after every message until the app has read it; ours
+    reads on, and stops only once ``INBOX_HIGH`` messages wait unread, then starts again when
+    the app has read them: every message arrives, in order."""
+    high = LeanWebSocketProtocol.INBOX_HIGH
+    count = 3 * high
+    seen: dict[str, Any] = {}
+
+    async def waiting(protocol: Any, n: int) -> None:
+        for _ in range(500):
+            if protocol.queue.qsize() >= n:
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"never {n} messages waiting")
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            return
+        protocol = scope["extensions"][SEND_NOW].__self__
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await waiting(protocol, 1)
+        seen["one_unread"] = protocol.read_paused
+        await waiting(protocol, high)
+        seen["many_unread"] = (protocol.read_paused, protocol.queue.qsize())
+        seen["texts"] = [(await receive())["text"] for _ in range(count)]
+        seen["all_read"] = protocol.read_paused
+        await send({"type": "websocket.send", "text": "done"})
+
+    async with _serving(app) as port, connect(f"ws://127.0.0.1:{port}/x") as ws:
+        await ws.send("m0")
+        for _ in range(500):  # the app looks while the first message is unread
+            if "one_unread" in seen:
+                break
+            await asyncio.sleep(0.01)
+        for i in range(1, count):
+            await ws.send(f"m{i}")
+        assert await ws.recv() == "done"
+    assert seen["one_unread"] is False  # reading goes on
+    paused, unread = seen["many_unread"]
+    # stopped once that many wait (the rest of a chunk already read still goes in)
+    assert paused is True and unread >= high
+    assert seen["texts"] == [f"m{i}" for i in range(count)]
+    assert seen["all_read"] is False  # reading again
 
 
 async def _accepting(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -7,7 +7,8 @@ handshake's request and response (their headers) for the connection's whole life
 queue and the event are small slotted objects that hold a list or a future only while used,
 and the handshake is let go once the socket is accepted. A keepalive ping goes only to a peer
 that has been quiet for a while, and a socket's first look comes at a random moment of the
-interval's second half. Everything else is uvicorn's.
+interval's second half. A socket stops reading only when many messages wait unread (uvicorn's
+stops after each one). Everything else is uvicorn's.
 
 It also offers the app an ASGI extension, ``twentynine.send_now`` in the scope's
 ``extensions``: a plain function that writes one text frame (UTF-8 bytes) at once when the
@@ -128,9 +129,36 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         #: when the peer last sent anything (the loop's clock)
         self.heard_at = self.loop.time()
 
+    #: messages a socket's inbox holds, not yet read by the app, before the socket stops
+    #: reading from the network (uvicorn's own stops after every message and starts again
+    #: once the app has read it: two changes of what the event loop polls, each message)
+    INBOX_HIGH = 16
+
     def data_received(self, data: bytes) -> None:
         self.heard_at = self.loop.time()
         super().data_received(data)
+
+    def send_receive_event_to_app(self) -> None:
+        """A whole message, to the app's inbox; reading stops only once ``INBOX_HIGH`` wait
+        there (``receive`` starts it again when the app has read them all)."""
+        frames, self.frames = self.frames, []
+        if self.close_sent:
+            return  # past the app's close, a message is dropped; reading goes on to the close
+        data = frames[0] if len(frames) == 1 else b"".join(frames)
+        if self.curr_msg_data_type == "text":
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.logger.warning("a text message that is not UTF-8: closing the socket")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        else:
+            self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
+        if not self.read_paused and self.queue.qsize() >= self.INBOX_HIGH:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def start_keepalive(self) -> None:
         """The first keepalive look at a random moment of the second half of the interval, not
