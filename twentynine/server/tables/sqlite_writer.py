@@ -223,15 +223,37 @@ class SqliteWriter:
             conn.execute("ROLLBACK")
             raise
         result = self._transaction(conn, rows, seats, deal_rows)
-        self.written_at_once += len(batch) + len(deals)
-        self._since_checkpoint += len(batch) + len(deals)
+        self._written_at_once(len(batch) + len(deals))
+        return result
+
+    def write_one_now(self, change: Change, now: dt.datetime) -> bool | None:
+        """One change without seats, on the calling thread (the event loop's), as a lone
+        UPDATE: SQLite takes the write lock for that statement and commits it (two statements
+        fewer than ``BEGIN IMMEDIATE`` … ``COMMIT``, a move's most common write). True if it
+        was written, False if its version was stale; None, with nothing written, when another
+        connection holds the lock."""
+        conn = self._inline_connection()
+        (row,), _ = self._rows([change], now)
+        try:
+            written = conn.execute(self._update_table, row).rowcount == 1
+        except sqlite3.OperationalError as e:
+            if e.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                return None
+            raise
+        self._written_at_once(1)
+        return written
+
+    def _written_at_once(self, count: int) -> None:
+        """Count what was written on the event loop's thread; every ``CHECKPOINT_EVERY``, a
+        checkpoint on the writer's thread."""
+        self.written_at_once += count
+        self._since_checkpoint += count
         if self._since_checkpoint >= self.CHECKPOINT_EVERY and self._checkpointing is None:
             self._since_checkpoint = 0
             self._checkpointing = asyncio.get_running_loop().run_in_executor(
                 self._thread, self._checkpoint
             )
             self._checkpointing.add_done_callback(self._checkpoint_done)
-        return result
 
     async def write(
         self, batch: list[Change], deals: list[Deal], now: dt.datetime

@@ -99,7 +99,11 @@ class TableStore:
         idle = not self._pending and not self._writing()
         if idle and self.sqlite is not None:  # at once, if SQLite's write lock is free
             change = Change(table_id, version, new_version, state, status, seats, None)
-            written = self.sqlite.write_now([change], [], utcnow())
+            if seats is None:  # a lone UPDATE
+                alone = self.sqlite.write_one_now(change, utcnow())
+                written = None if alone is None else (set() if alone else {0}, [])
+            else:
+                written = self.sqlite.write_now([change], [], utcnow())
             if written is not None:
                 stale, _ = written
                 self.batches += 1
