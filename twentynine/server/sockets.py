@@ -61,6 +61,10 @@ class Inbox:
 
     def put_nowait(self, item: Any) -> None:
         self._items.append(item)
+        self.wake()
+
+    def wake(self) -> None:
+        """Wake the reader, if one waits."""
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -73,14 +77,18 @@ class Inbox:
 
     async def get(self) -> Any:
         while not self._items:
-            if self._waiter is not None:
-                raise RuntimeError("one reader at a time")
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
+            await self.woken()
         return self._items.pop(0)
+
+    async def woken(self) -> None:
+        """Wait for the next item or ``wake`` (one reader at a time)."""
+        if self._waiter is not None:
+            raise RuntimeError("one reader at a time")
+        self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self._waiter
+        finally:
+            self._waiter = None
 
 
 class Gate:

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ...engine import IllegalAction, NotationError
+from ..sockets import Inbox
 from .base import TableParts
 from .errors import TableError
 from .store import StaleVersion
@@ -24,44 +25,34 @@ log = logging.getLogger("twentynine.tables")
 Command = Callable[[], Awaitable[Any]]
 
 
-class Commands:
+class Commands(Inbox):
     """The commands waiting (each with the future of its result) and whether one is running:
-    a list and one waiter, small for thousands of quiet tables."""
+    a list and one waiter (the worker), small for thousands of quiet tables."""
 
-    __slots__ = ("_items", "_waiter", "running")
+    __slots__ = ("running",)
 
     def __init__(self) -> None:
-        self._items: list[tuple[Command, asyncio.Future[Any]]] = []
-        self._waiter: asyncio.Future[None] | None = None
+        super().__init__()
         #: a command is running (on the worker or in a caller's task)
         self.running = False
 
     def __len__(self) -> int:
-        return len(self._items)
+        return self.qsize()
 
     @property
     def idle(self) -> bool:
         """Nothing waits or runs, and the worker waits for the next command."""
-        return not self._items and not self.running and self._waiter is not None
+        return self.empty() and not self.running and self._waiter is not None
 
     def put(self, command: Command, future: asyncio.Future[Any]) -> None:
-        self._items.append((command, future))
-        self.wake()
-
-    def wake(self) -> None:
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+        self.put_nowait((command, future))
 
     async def next(self) -> tuple[Command, asyncio.Future[Any]]:
         """The first command waiting, once there is one and none is running (the worker's)."""
-        while not self._items or self.running:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return self._items.pop(0)
+        while self.empty() or self.running:
+            await self.woken()
+        item: tuple[Command, asyncio.Future[Any]] = await self.get()
+        return item
 
 
 class CommandQueue(TableParts):
