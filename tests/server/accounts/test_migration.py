@@ -10,18 +10,14 @@ import sqlalchemy as sa
 
 from twentynine.server import migrate
 
+from ..migrations import columns, downgrade, sqlite_at
+
 BEFORE = "0006_tournaments"
 LANGUAGE = "0007_sign_in_language"
 
 
-def _columns(engine: sa.Engine) -> set[str]:
-    return {c["name"] for c in sa.inspect(engine).get_columns("login_tokens")}
-
-
 def test_sign_ins_from_before_get_no_language(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"  # as the server runs the migrations
-    migrate.upgrade(url, BEFORE)
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    url, engine = sqlite_at(tmp_path, BEFORE)
     with engine.begin() as db:
         db.execute(
             sa.text(
@@ -30,7 +26,7 @@ def test_sign_ins_from_before_get_no_language(tmp_path: Path) -> None:
                 " '2026-01-01 00:00:00', '2099-01-01 00:00:00', 1, '127.0.0.1')"
             )
         )
-    assert "language" not in _columns(engine)
+    assert "language" not in columns(engine, "login_tokens")
 
     migrate.upgrade(url, LANGUAGE)
     with engine.connect() as db:
@@ -39,12 +35,10 @@ def test_sign_ins_from_before_get_no_language(tmp_path: Path) -> None:
         ).one()
     assert tuple(row) == ("old@example.com", "Old", 1, "127.0.0.1", "")
 
-    from alembic import command
-
-    command.downgrade(migrate.alembic_config(url), BEFORE)
-    assert "language" not in _columns(engine)
+    downgrade(url, BEFORE)
+    assert "language" not in columns(engine, "login_tokens")
     with engine.connect() as db:
         assert db.execute(sa.text("SELECT email FROM login_tokens")).one() == ("old@example.com",)
     migrate.upgrade(url)  # and on to the newest
-    assert "language" in _columns(engine)
+    assert "language" in columns(engine, "login_tokens")
     engine.dispose()

@@ -10,18 +10,14 @@ import sqlalchemy as sa
 
 from twentynine.server import migrate
 
+from ..migrations import columns, downgrade, sqlite_at
+
 BEFORE = "0003_accounts_admin"
 CLOCK = "0004_table_clock"
 
 
-def _columns(engine: sa.Engine) -> set[str]:
-    return {c["name"] for c in sa.inspect(engine).get_columns("game_tables")}
-
-
 def test_tables_from_before_get_no_clock(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"  # as the server runs the migrations
-    migrate.upgrade(url, BEFORE)
-    engine = sa.create_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    url, engine = sqlite_at(tmp_path, BEFORE)
     state = {"dealer": 1, "deck": [], "actions": [], "standins": {"2": "intermediate"}}
     with engine.begin() as db:
         db.execute(
@@ -36,19 +32,17 @@ def test_tables_from_before_get_no_clock(tmp_path: Path) -> None:
                 "state": json.dumps(state),
             },
         )
-    assert "turn_seconds" not in _columns(engine)
+    assert "turn_seconds" not in columns(engine, "game_tables")
 
     migrate.upgrade(url, CLOCK)
     with engine.connect() as db:
         row = db.execute(sa.text("SELECT turn_seconds, version, state FROM game_tables")).one()
     assert row.turn_seconds == 0 and row.version == 7 and json.loads(row.state) == state
 
-    from alembic import command
-
-    command.downgrade(migrate.alembic_config(url), BEFORE)
-    assert "turn_seconds" not in _columns(engine)
+    downgrade(url, BEFORE)
+    assert "turn_seconds" not in columns(engine, "game_tables")
     with engine.connect() as db:
         assert db.execute(sa.text("SELECT id, version FROM game_tables")).one() == ("old1", 7)
     migrate.upgrade(url)  # and on to the newest
-    assert "turn_seconds" in _columns(engine)
+    assert "turn_seconds" in columns(engine, "game_tables")
     engine.dispose()
