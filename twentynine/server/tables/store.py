@@ -100,15 +100,14 @@ class TableStore:
         if idle and self.sqlite is not None:  # at once, if SQLite's write lock is free
             change = Change(table_id, version, new_version, state, status, seats, None)
             if seats is None:  # a lone UPDATE
-                alone = self.sqlite.write_one_now(change, utcnow())
-                written = None if alone is None else (set() if alone else {0}, [])
+                written = self.sqlite.write_one_now(change, utcnow())
             else:
-                written = self.sqlite.write_now([change], [], utcnow())
-            if written is not None:
-                stale, _ = written
+                done = self.sqlite.write_now([change], [], utcnow())
+                written = None if done is None else not done[0]  # (stale indexes, deal ids)
+            if written is not None:  # None: the lock was taken, the writer task takes it
                 self.batches += 1
                 self.changes += 1
-                if stale:
+                if not written:
                     raise StaleVersion(table_id)
                 return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
