@@ -40,7 +40,9 @@ until the measured window's last action is in (not the sockets closing after it)
 process instead of ``twentynine serve`` (``--profile memory``: tracemalloc snapshots
 before and after the sockets connect) and prints where the time (or the memory) goes, and the
 time the garbage collector held the loop. ``--profile timing`` runs no profiler: it prints where
-an action's latency goes (how long a change waits for the table store's writer, the writer's
+an action's latency goes (how long a message waits for its socket's reader, how long a
+player's move takes from there until its states are written, how long a change waits for the
+table store's writer, the writer's
 transactions, how late the event loop runs its timers, the collector's pauses, each long one's
 CPU time, the CPU of each of the server's threads, the statements run through SQLAlchemy)
 and, for the first middle-generation passes, what they walk: objects by type, the
@@ -304,13 +306,14 @@ def _describe(o: object) -> str:
 
 
 class Timing:
-    """Where an action's latency goes, measured inside the server from ``start()`` on: the
-    table store's ``save`` (a change handed in until its transaction committed), the writer's
-    transactions (changes in each, seconds each), the deal records written at each deal's end,
-    the SQLite writes made on the event loop's thread and the checkpoints, the event loop's
-    lateness (a 10 ms timer's overshoot) and the garbage collector's pauses; then a timeline of
-    the stalls over 20 ms (10 ms for the collector, 5 ms for a write on the event loop's
-    thread)."""
+    """Where an action's latency goes, measured inside the server from ``start()`` on: how
+    long a message read from a socket waits for its reader, a player's move (the reader's
+    ``act``, until every state is written) and the two together; the table store's ``save``
+    (a change handed in until its transaction committed), the writer's transactions (changes
+    in each, seconds each), the deal records written at each deal's end, the SQLite writes
+    made on the event loop's thread and the checkpoints, the event loop's lateness (a 10 ms
+    timer's overshoot) and the garbage collector's pauses; then a timeline of the stalls over
+    20 ms (10 ms for the collector, 5 ms for a write on the event loop's thread)."""
 
     def __init__(self) -> None:
         from twentynine.server.tables.store import TableStore
@@ -321,6 +324,12 @@ class Timing:
         self.writes: list[tuple[int, int, float]] = []  # changes, deal records, seconds
         self.deals: list[float] = []
         self.inline: list[float] = []  # SQLite writes on the event loop's thread
+        self.moves: list[float] = []  # a player's move, from its socket until all are sent
+        #: a message's wait in the server: from its socket's frame read until its reader took it
+        self.waits: list[float] = []
+        #: a move's whole time in the server: from its frame read until every state is sent
+        self.in_server: list[float] = []
+        self.read_at = 0.0  # the frame the reader took last: read then
         self.checkpoints: list[float] = []
         self.lags: list[float] = []
         #: (perf_counter at the end, what, seconds)
@@ -361,11 +370,19 @@ class Timing:
         from twentynine.server.tables.sqlite_writer import SqliteWriter
 
         write_now, checkpoint = SqliteWriter.write_now, SqliteWriter._checkpoint
+        write_one_now = SqliteWriter.write_one_now
 
         def timed_write_now(writer: SqliteWriter, *args: Any, **kwargs: Any) -> Any:
             t0 = time.perf_counter()
             try:
                 return write_now(writer, *args, **kwargs)
+            finally:
+                timing.took(t0, timing.inline, "write on the event loop's thread", over=0.005)
+
+        def timed_write_one_now(writer: SqliteWriter, *args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return write_one_now(writer, *args, **kwargs)
             finally:
                 timing.took(t0, timing.inline, "write on the event loop's thread", over=0.005)
 
@@ -375,6 +392,42 @@ class Timing:
                 checkpoint(writer)
             finally:
                 timing.took(t0, timing.checkpoints, "checkpoint (the store's thread, alongside)")
+
+        from twentynine.server.tables.runtime import TableRuntime
+
+        act = TableRuntime.act
+
+        async def timed_act(runtime: TableRuntime, *args: Any, **kwargs: Any) -> None:
+            t0, read_at = time.perf_counter(), timing.read_at  # (its reader took it just now)
+            try:
+                await act(runtime, *args, **kwargs)
+            finally:
+                timing.took(t0, timing.moves, "a player's move", over=0.005)
+                if timing.on and read_at:
+                    timing.in_server.append(time.perf_counter() - read_at)
+
+        TableRuntime.act = timed_act  # type: ignore[method-assign]
+
+        from twentynine.server.sockets import Inbox
+
+        put_nowait, get = Inbox.put_nowait, Inbox.get
+
+        def stamped_put_nowait(inbox: Inbox, item: Any) -> None:
+            if timing.on and isinstance(item, dict) and item.get("type") == "websocket.receive":
+                item["load.read_at"] = time.perf_counter()
+            put_nowait(inbox, item)
+
+        async def timed_get(inbox: Inbox) -> Any:
+            item = await get(inbox)
+            if isinstance(item, dict):
+                read_at = item.pop("load.read_at", None)
+                if read_at is not None and timing.on:
+                    timing.waits.append(time.perf_counter() - read_at)
+                timing.read_at = read_at or 0.0
+            return item
+
+        Inbox.put_nowait = stamped_put_nowait  # type: ignore[method-assign]
+        Inbox.get = timed_get  # type: ignore[method-assign]
 
         from sqlalchemy import event
         from sqlalchemy.engine import Engine
@@ -391,6 +444,7 @@ class Timing:
                 timing.statements[" ".join(statement.split())[:70]] += 1
 
         SqliteWriter.write_now = timed_write_now  # type: ignore[method-assign,assignment]
+        SqliteWriter.write_one_now = timed_write_one_now  # type: ignore[method-assign]
         SqliteWriter._checkpoint = timed_checkpoint  # type: ignore[method-assign,assignment]
         TableStore.save = timed_save  # type: ignore[method-assign,assignment]
         TableStore._write = timed_write  # type: ignore[method-assign,assignment]
@@ -434,10 +488,10 @@ class Timing:
                 return "none"
             return (
                 ", ".join(
-                    f"{name} {percentile(values, q) * 1000:.1f}"  # type: ignore[operator]
+                    f"{name} {percentile(values, q) * 1000:.2f}"  # type: ignore[operator]
                     for name, q in (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))
                 )
-                + f" ms ({len(values)})"
+                + f" ms, mean {sum(values) / len(values) * 1e6:.0f} µs ({len(values)})"
             )
 
         sizes = [n for n, _, _ in self.writes]
@@ -450,6 +504,9 @@ class Timing:
         ]
         return "\n".join(
             [
+                f"messages waiting (read from a socket until its reader took it): {ms(self.waits)}",
+                f"moves (a socket's message until every state is sent): {ms(self.moves)}",
+                f"moves from their frame's read until every state is sent: {ms(self.in_server)}",
                 f"store save (handed in until committed): {ms(self.saves)}",
                 f"store transactions: {ms([t for _, _, t in self.writes])}; changes in each: "
                 f"mean {sum(sizes) / max(1, len(sizes)):.1f}, max {max(sizes, default=0)}; "
