@@ -34,5 +34,20 @@ async def test_each_refusal_names_its_reason(app: FastAPI, anon: Client) -> None
     await _refused(await ada.post("/api/me/delete", json={"confirm": True}), 409, "only_admin")
     assert (await ada.get("/api/me")).json()["id"] == ada_id
 
+    await _refused(await bo.delete(f"/api/friends/{ada_id}"), 404, "not_friends")
+    await _refused(await bo.delete(f"/api/friends/requests/{ada_id}"), 404, "no_request_sent")
+
+    # a form's mistakes, refused by the body's own checks (a 422), name theirs too
+    link = {"players": [ada_id, 998, 999], "conference_url": "http://meet.example.com/a"}
+    await _refused(await bo.post("/api/tables/hosted", json=link), 422, "https_link")
+    await _refused(await bo.patch("/api/me", json={"first_name": "  "}), 422, "name_blank")
+    assert (await bo.get("/api/me")).json()["first_name"] == "Bo"  # nothing changed
+    rated = {"kind": "private", "rated": True}
+    await _refused(await bo.post("/api/tables", json=rated), 422, "rated_seats")
+    # pydantic's own checks (a wrong type, a field too long) have no reason: a page's fields
+    # already keep to them, and their words name the field
+    r = await bo.patch("/api/me", json={"first_name": "x" * 61})
+    assert r.status_code == 422 and REASON_HEADER not in r.headers
+
     assert (await anon.post("/api/auth/guest", json={"first_name": "Gus"})).status_code == 200
     await _refused(await anon.post("/api/tables/quick-join"), 403, "guest_forbidden")

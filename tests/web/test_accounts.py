@@ -231,7 +231,8 @@ async def test_sign_in_and_friends_refusals_are_in_the_page_language(
     web_live: LiveServer, chromium: Browser
 ) -> None:
     """A Bengali visitor who types a wrong code is told so in Bengali; signed in, asking their
-    own email as a friend is refused in Bengali too (both were the server's English)."""
+    own email as a friend is refused in Bengali too (both were the server's English), and so
+    is a blank name (refused by the request body's own checks)."""
     page = await chromium.page(web_live.url)
     await page.goto("/#/signin")
     await page.locator("#lang").select_option("bn")
@@ -255,5 +256,14 @@ async def test_sign_in_and_friends_refusals_are_in_the_page_language(
             (e) => ({message: e.message, reason: e.reason})))"""
     )
     assert refused == {"message": strings["err_own_email"], "reason": "own_email"}
-    chromium.errors[:] = [e for e in chromium.errors if "status of 400" not in e]
+    # a mistake the body's own checks refuse (a 422) is in Bengali too
+    refused = await page.evaluate(
+        """() => import('/static/js/api.js').then((api) =>
+          api.patch('/api/me', {first_name: '   '}).then(() => null,
+            (e) => ({message: e.message, reason: e.reason, status: e.status})))"""
+    )
+    assert refused == {"message": strings["err_name_blank"], "reason": "name_blank", "status": 422}
+    chromium.errors[:] = [
+        e for e in chromium.errors if "status of 400" not in e and "status of 422" not in e
+    ]
     chromium.assert_clean()

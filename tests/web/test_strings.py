@@ -86,23 +86,46 @@ UNSHOWN_REFUSALS = {"stale", "bad_dealer", "bad_deck", "round_in_progress"}
 
 #: the calls that refuse: each names its reason, a code (``not_your_turn``), among its words
 REFUSALS = {"TableError", "IllegalAction", "fail", "AccessError", "refused", "_error",
-            "SignInError", "FriendError", "DeleteRefused"}  # fmt: skip
+            "SignInError", "FriendError", "DeleteRefused", "refusal"}  # fmt: skip
 CODE = re.compile(r"[a-z][a-z_]*")
+
+
+def refusal_calls() -> list[tuple[str, int, ast.Call]]:
+    """Every call of the server and the engine that refuses: (file, line, call)."""
+    root = Path(__file__).resolve().parents[2] / "twentynine"
+    found = []
+    for path in [*(root / "server").rglob("*.py"), *(root / "engine").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", getattr(node.func, "attr", None))
+                if name in REFUSALS:
+                    found.append((path.name, node.lineno, node))
+    return found
+
+
+def codes_of(call: ast.Call) -> set[str]:
+    words = [a.value for a in call.args if isinstance(a, ast.Constant)]
+    words += [k.value.value for k in call.keywords if isinstance(k.value, ast.Constant)]
+    return {w for w in words if isinstance(w, str) and CODE.fullmatch(w)}
 
 
 def refusal_reasons() -> set[str]:
     """Every reason the server and the engine refuse with, read from their source."""
-    root = Path(__file__).resolve().parents[2] / "twentynine"
-    reasons: set[str] = set()
-    for path in [*(root / "server").rglob("*.py"), *(root / "engine").rglob("*.py")]:
-        calls = [n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                 if isinstance(n, ast.Call)]  # fmt: skip
-        for call in calls:
-            name = getattr(call.func, "id", getattr(call.func, "attr", None))
-            words = [a.value for a in call.args if isinstance(a, ast.Constant)]
-            if name in REFUSALS:
-                reasons |= {w for w in words if isinstance(w, str) and CODE.fullmatch(w)}
-    return reasons
+    return {code for _, _, call in refusal_calls() for code in codes_of(call)}
+
+
+def test_every_refusal_worded_in_the_source_names_its_reason() -> None:
+    """A refusal written out where it is raised (its words in the call, not passed on from
+    another refusal) names a reason: without one, a Bengali, Hindi or Nepali page would show
+    the English words."""
+    worded = [
+        (name, line)
+        for name, line, call in refusal_calls()
+        if all(isinstance(a, ast.Constant | ast.JoinedStr) for a in call.args)
+        and all(isinstance(k.value, ast.Constant | ast.JoinedStr) for k in call.keywords)
+        and not codes_of(call)
+    ]
+    assert worded == []
 
 
 def test_every_refusal_the_server_gives_has_a_string() -> None:

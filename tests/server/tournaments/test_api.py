@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy import select
 
+from twentynine.server.refusals import REASON_HEADER
 from twentynine.server.tournaments.models import Tournament, TournamentLog
 
 from ..conftest import LiveServer
@@ -28,30 +29,48 @@ async def test_creating_needs_a_standard_account_and_a_sound_body(event_app: Fas
     organiser, basic = await people(event_app, "Org", "Basic")
     r = await basic.post("/api/tournaments", json={"name": "x", "format": "knockout"})
     assert r.status_code == 403
+    # each with the reason a page words in its own language (None: pydantic's own check,
+    # which a form's fields already make)
     bad = [
-        {"name": "x", "format": "swiss"},  # no rounds
-        {"name": "x", "format": "knockout", "rounds": 3},
-        {"name": "x", "format": "round_robin", "max_teams": 9},
-        {"name": "x", "format": "league"},
-        {"name": "", "format": "knockout"},
-        {"name": "   ", "format": "knockout"},  # a name of spaces is no name
-        {"name": "x", "format": "swiss", "rounds": 3, "max_teams": 4},  # could never start
-        {"name": "x", "format": "knockout", "rules": {"preset": "nope"}},
-        {"name": "x", "format": "knockout", "conference_url": "http://meet.example.com/a"},
-        {"name": "x", "format": "swiss", "rounds": 2, "third_place": True},
-        {"name": "x", "format": "knockout", "match_deals": -1},
-        {"name": "x", "format": "knockout", "surprise": 1},
-        {
-            "name": "x",
-            "format": "knockout",
-            "registration_opens_at": "2030-01-02T00:00:00Z",
-            "registration_closes_at": "2030-01-01T00:00:00Z",
-        },
-        {"name": "x", "format": "knockout", "registration_closes_at": "2020-01-01T00:00:00Z"},
+        ({"name": "x", "format": "swiss"}, "swiss_rounds_needed"),
+        ({"name": "x", "format": "knockout", "rounds": 3}, "rounds_swiss_only"),
+        ({"name": "x", "format": "round_robin", "max_teams": 9}, "round_robin_size"),
+        ({"name": "x", "format": "league"}, None),
+        ({"name": "", "format": "knockout"}, None),
+        ({"name": "   ", "format": "knockout"}, "tournament_name"),  # spaces are no name
+        (  # could never start
+            {"name": "x", "format": "swiss", "rounds": 3, "max_teams": 4},
+            "swiss_too_few_teams",
+        ),
+        ({"name": "x", "format": "knockout", "rules": {"preset": "nope"}}, "bad_rules"),
+        (
+            {"name": "x", "format": "knockout", "conference_url": "http://meet.example.com/a"},
+            "https_link",
+        ),
+        (
+            {"name": "x", "format": "swiss", "rounds": 2, "third_place": True},
+            "third_place_knockout",
+        ),
+        ({"name": "x", "format": "knockout", "match_deals": -1}, None),
+        ({"name": "x", "format": "knockout", "surprise": 1}, None),
+        (
+            {
+                "name": "x",
+                "format": "knockout",
+                "registration_opens_at": "2030-01-02T00:00:00Z",
+                "registration_closes_at": "2030-01-01T00:00:00Z",
+            },
+            "registration_order",
+        ),
+        (
+            {"name": "x", "format": "knockout", "registration_closes_at": "2020-01-01T00:00:00Z"},
+            "registration_past",
+        ),
     ]
-    for body in bad:
+    for body, reason in bad:
         r = await organiser.post("/api/tournaments", json=body)
         assert r.status_code == 422, (body, r.text)
+        assert r.headers.get(REASON_HEADER) == reason, (body, r.text)
     assert (await organiser.get("/api/tournaments")).json() == []
     doc = await create(organiser, description="For the department", entry_note="Pay Rs. 5")
     assert doc["status"] == "registration" and doc["you"]["organiser"]
@@ -186,17 +205,19 @@ async def test_repair_adjust_end_and_exports(event_app: FastAPI) -> None:
     ((a, b),) = [(m["a"], m["b"]) for m in doc["rounds"][0]["matches"]]
     assert (a, b) == (first, second) and doc["rounds"][0]["byes"] == [third]
     bad = [
-        {"matches": [[first, second]]},
-        {"matches": [[first, second], [third, third]]},
-        {"matches": [[first, second], [third, 999]]},
-        {"matches": [[first, None], [second, None], [third, None]]},
-        {"matches": "everyone"},
+        ({"matches": [[first, second]]}, "repair_every_team"),
+        ({"matches": [[first, second], [third, third]]}, "repair_every_team"),
+        ({"matches": [[first, second], [third, 999]]}, "repair_every_team"),
+        ({"matches": [[first, None], [second, None], [third, None]]}, "one_bye"),
+        ({"matches": "everyone"}, None),
     ]
-    for body in bad:
-        assert (await org.post(f"{base}/rounds/1/pairing", json=body)).status_code == 422, body
+    for body, reason in bad:
+        r = await org.post(f"{base}/rounds/1/pairing", json=body)
+        assert r.status_code == 422 and r.headers.get(REASON_HEADER) == reason, (body, r.text)
     good = {"matches": [[first, third], [second, None]]}
     assert (await ana.post(f"{base}/rounds/1/pairing", json=good)).status_code == 403
-    assert (await org.post(f"{base}/rounds/2/pairing", json=good)).status_code == 409
+    r = await org.post(f"{base}/rounds/2/pairing", json=good)
+    assert r.status_code == 409 and r.headers[REASON_HEADER] == "repair_current_only"
     old_table = doc["rounds"][0]["matches"][0]["table_id"]
     r = await org.post(f"{base}/rounds/1/pairing", json=good)
     assert r.status_code == 200, r.text
@@ -207,8 +228,10 @@ async def test_repair_adjust_end_and_exports(event_app: FastAPI) -> None:
     assert (await ana.get(f"/api/tables/{old_table}")).status_code == 404  # closed
     target = rnd["matches"][0]
     url = f"{base}/matches/{target['id']}/result"
-    assert (await org.post(url, json={"winner": 999})).status_code == 422
-    assert (await org.post(f"{base}/matches/999/result", json={"winner": first})).status_code == 404
+    r = await org.post(url, json={"winner": 999})
+    assert r.status_code == 422 and r.headers[REASON_HEADER] == "winner_not_in_match"
+    r = await org.post(f"{base}/matches/999/result", json={"winner": first})
+    assert r.status_code == 404 and r.headers[REASON_HEADER] == "no_match"
     r = await org.post(url, json={"winner": third, "score": [0, 1], "reason": "Ana left"})
     assert r.status_code == 200, r.text
     m = r.json()["rounds"][0]["matches"][0]

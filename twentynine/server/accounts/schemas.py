@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, EmailStr, Field, field_validator
 
-from ..validation import Line
+from ..validation import Line, refusal
 
 
 class EmailRequest(BaseModel):
@@ -38,7 +38,7 @@ class ProfileUpdate(BaseModel):
     @classmethod
     def _named(cls, name: str | None) -> str | None:
         if name is not None and not name.strip():
-            raise ValueError("a first name cannot be blank")
+            raise refusal("name_blank", "a first name cannot be blank")
         return name
 
 

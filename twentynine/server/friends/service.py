@@ -239,12 +239,14 @@ async def accept(db: AsyncSession, user: User, other_id: int) -> User:
     return other
 
 
-async def _drop(db: AsyncSession, other_id: int, where: ColumnElement[bool], missing: str) -> User:
+async def _drop(
+    db: AsyncSession, other_id: int, where: ColumnElement[bool], missing: str, reason: str
+) -> User:
     other = await db.get(User, other_id)
     result = cast(CursorResult[Any], await db.execute(delete(Friendship).where(where)))
     if other is None or not result.rowcount:
         await db.rollback()
-        raise FriendError(404, missing)
+        raise FriendError(404, missing, reason)
     await db.commit()
     return other
 
@@ -256,7 +258,7 @@ async def decline(db: AsyncSession, user: User, other_id: int) -> User:
         Friendship.addressee_id == user.id,
         Friendship.status == PENDING,
     )
-    return await _drop(db, other_id, where, "no friend request from that account")
+    return await _drop(db, other_id, where, "no friend request from that account", "no_request")
 
 
 async def cancel(db: AsyncSession, user: User, other_id: int) -> User:
@@ -266,12 +268,12 @@ async def cancel(db: AsyncSession, user: User, other_id: int) -> User:
         Friendship.addressee_id == other_id,
         Friendship.status == PENDING,
     )
-    return await _drop(db, other_id, where, "no friend request to that account")
+    return await _drop(db, other_id, where, "no friend request to that account", "no_request_sent")
 
 
 async def remove(db: AsyncSession, user: User, other_id: int) -> User:
     """End the friendship of ``user`` and ``other_id`` (either may)."""
     if not await are_friends(db, user.id, other_id):
-        raise FriendError(404, "you are not friends with that account")
+        raise FriendError(404, "you are not friends with that account", "not_friends")
     # every link between the two goes, so a stray second request cannot linger
-    return await _drop(db, other_id, _between(user.id, other_id), "not friends")
+    return await _drop(db, other_id, _between(user.id, other_id), "not friends", "not_friends")

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ...bots import LEVELS
-from ..validation import Line, Text
+from ..validation import Line, Text, https_link
 from .clock import check_turn_seconds
 
 SeatSpec = Literal["me", "open"] | str  # "bot:<level>" too
@@ -84,15 +84,7 @@ class CreateHosted(BaseModel):
     @field_validator("conference_url")
     @classmethod
     def _url(cls, url: str) -> str:
-        url = url.strip()
-        if not url:
-            return url
-        from urllib.parse import urlparse
-
-        parts = urlparse(url)
-        if parts.scheme != "https" or not parts.netloc or " " in url:
-            raise ValueError("the conference link must be an https:// address")
-        return url
+        return https_link(url)
 
 
 class JoinTable(BaseModel):

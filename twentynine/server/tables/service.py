@@ -32,7 +32,7 @@ def rules_spec(body: RulesIn) -> RulesSpec:
         spec = RulesSpec(body.preset, body.options)
         spec.rules  # noqa: B018 - validate now
     except (InvalidRules, NotationError, TypeError) as e:
-        raise AccessError(422, f"rules: {e}") from None
+        raise AccessError(422, f"rules: {e}", "bad_rules") from None
     return spec
 
 
@@ -72,14 +72,20 @@ async def create_table(
             403, "guests may play solo against bots; sign in to open tables", "guests_solo"
         )
     if body.rated and (body.kind != "public" or sorted(body.seats) != ["me", *["open"] * 3]):
-        raise AccessError(422, 'a rated table is public, with seats "me" and three "open"')
+        raise AccessError(
+            422, 'a rated table is public, with seats "me" and three "open"', "rated_seats"
+        )
     spec = rules_spec(body.rules)
     for s in body.seats:
         if s.startswith("bot:http"):
             if not url_bot_allowed(s[4:], bot_url_allow):
-                raise AccessError(403, f"the server may not call a bot at {s[4:]}")
+                raise AccessError(
+                    403, f"the server may not call a bot at {s[4:]}", "bot_not_allowed"
+                )
             if spec.preset != "bhoos" or spec.options:
-                raise AccessError(422, "external bots play the bhoos preset (no house options)")
+                raise AccessError(
+                    422, "external bots play the bhoos preset (no house options)", "external_bhoos"
+                )
     seats = body.seats
     if body.kind == "solo":
         seats = [
@@ -136,20 +142,24 @@ async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> Gam
     if body.seats is not None:
         seats = list(body.seats)
         if len(seats) != 4 or len(set(seats)) != 4 or host.id not in seats:
-            raise AccessError(422, "seats: four different players, the host among them")
+            raise AccessError(
+                422, "seats: four different players, the host among them", "bad_seats"
+            )
     elif body.players is not None:
         if len(body.players) != 3 or len(set(body.players)) != 3 or host.id in body.players:
-            raise AccessError(422, "players: three different friends")
+            raise AccessError(422, "players: three different friends", "three_friends")
         seats = [host.id, *body.players]
         random.SystemRandom().shuffle(seats)  # random teams (seed 001)
     else:
-        raise AccessError(422, "give seats (a user id per seat) or players (three friends)")
+        raise AccessError(
+            422, "give seats (a user id per seat) or players (three friends)", "three_friends"
+        )
     for uid in seats:
         if uid == host.id:
             continue
         friend = await db.get(User, uid)
         if friend is None or friend.disabled or friend.is_guest:
-            raise AccessError(404, f"no such player: {uid}")
+            raise AccessError(404, f"no such player: {uid}", "no_such_player")
         if not await are_friends(db, host.id, uid):
             raise AccessError(403, f"{friend.first_name} is not your friend", "not_friend")
         if await blocks(db, uid, host.id):

@@ -37,7 +37,7 @@ async def start(db: AsyncSession, t: Tournament, user: User) -> None:
     """Close registration and fix the field; the owner pairs round one at once."""
     as_organiser(t, user)
     if t.status != "registration":
-        raise fail(409, f"the tournament is {t.status}")
+        raise fail(409, f"the tournament is {t.status}", "past_registration")
     entries = await entries_of(db, t.id)
     teams = form_teams(entries, random.SystemRandom())
     n = len(teams)
@@ -50,6 +50,7 @@ async def start(db: AsyncSession, t: Tournament, user: User) -> None:
             409,
             f"{t.rounds} Swiss rounds need at least {2 * t.rounds} teams "
             "(so that no two teams ever have to meet twice)",
+            "swiss_too_few_teams",
         )
     if t.format == "knockout":
         t.rounds = knockout_rounds(n)
@@ -76,7 +77,11 @@ async def call_players(
     cannot both pass); (whom to tell, the notice)."""
     as_organiser(t, user)
     if t.status != "registration":
-        raise fail(409, f"the tournament is {t.status}: its players are called to their matches")
+        raise fail(
+            409,
+            f"the tournament is {t.status}: its players are called to their matches",
+            "call_started",
+        )
     last = await db.scalar(
         select(TournamentLog.at)
         .where(TournamentLog.tournament_id == t.id, TournamentLog.action == "called")
@@ -103,7 +108,7 @@ async def call_players(
 async def _match(db: AsyncSession, t: Tournament, match_id: int) -> Match:
     m = await db.get(Match, match_id)
     if m is None or m.tournament_id != t.id or m.kind == "bye":
-        raise fail(404, "no such match")
+        raise fail(404, "no such match", "no_match")
     return m
 
 
@@ -114,10 +119,10 @@ async def adjust(
     close, if it still plays."""
     as_organiser(t, user)
     if t.status != "running":
-        raise fail(409, f"the tournament is {t.status}")
+        raise fail(409, f"the tournament is {t.status}", "not_running")
     m = await _match(db, t, match_id)
     if body.winner is not None and body.winner not in (m.entry_a, m.entry_b):
-        raise fail(422, "the winner must be one of the match's two entries")
+        raise fail(422, "the winner must be one of the match's two entries", "winner_not_in_match")
     if body.winner is None and t.format == "knockout":
         raise fail(422, "a knockout match needs a winner", "needs_winner")
     if t.format == "knockout" and m.round_no != t.current_round:
@@ -146,9 +151,13 @@ async def repair(
     started. Returns the old tables (to close), the new ones (to start) and the notices."""
     as_organiser(t, user)
     if t.status != "running" or round_no != t.current_round:
-        raise fail(409, "only the current round of a running tournament can be re-paired")
+        raise fail(
+            409,
+            "only the current round of a running tournament can be re-paired",
+            "repair_current_only",
+        )
     if t.format == "round_robin":
-        raise fail(409, "a round robin's schedule is fixed")
+        raise fail(409, "a round robin's schedule is fixed", "round_robin_fixed")
     matches = [m for m in await matches_of(db, t.id) if m.round_no == round_no]
     tables = [m.table_id for m in matches if m.table_id]
     rows = (
@@ -161,17 +170,19 @@ async def repair(
     before = sorted(i for m in matches for i in (m.entry_a, m.entry_b) if i is not None)
     after = sorted(i for pair in body.matches for i in pair if i is not None)
     if before != after:
-        raise fail(422, "list every team of this round exactly once")
+        raise fail(422, "list every team of this round exactly once", "repair_every_team")
     byes = [p for p in body.matches if p[1] is None]
     if t.format == "knockout":
         slots_before = sum(1 for m in matches if m.kind != "third_place")
         if len(body.matches) != slots_before or (byes and round_no != 1):
-            raise fail(422, f"this round has {slots_before} slots")
+            raise fail(422, f"this round has {slots_before} slots", "repair_slots")
     elif len(byes) > 1:
-        raise fail(422, "at most one team sits out a Swiss round")
+        raise fail(422, "at most one team sits out a Swiss round", "one_bye")
     third = [m for m in matches if m.kind == "third_place"]
     if third:
-        raise fail(409, "a final round with a third-place match cannot be re-paired")
+        raise fail(
+            409, "a final round with a third-place match cannot be re-paired", "repair_third_place"
+        )
     entries = {e.id: e for e in await entries_of(db, t.id) if e.seed}
     await db.execute(delete(Match).where(Match.tournament_id == t.id, Match.round_no == round_no))
     for r in rows:

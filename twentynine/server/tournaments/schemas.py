@@ -9,23 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from ...bots import LEVELS
 from ..tables.schemas import RulesIn
-from ..validation import Line, Text
+from ..validation import Line, Text, https_link, refusal
 from .pairing import swiss_max_rounds
 
 Level = Literal["random", "beginner", "intermediate", "expert"]
 assert set(Level.__args__) == set(LEVELS)  # type: ignore[attr-defined]
-
-
-def https_link(url: str) -> str:
-    url = url.strip()
-    if not url:
-        return url
-    from urllib.parse import urlparse
-
-    parts = urlparse(url)
-    if parts.scheme != "https" or not parts.netloc or " " in url:
-        raise ValueError("a conference link must be an https:// address")
-    return url
 
 
 class CreateTournament(BaseModel):
@@ -63,7 +51,7 @@ class CreateTournament(BaseModel):
     @classmethod
     def _named(cls, name: str) -> str:
         if not name.strip():
-            raise ValueError("a tournament needs a name")
+            raise refusal("tournament_name", "a tournament needs a name")
         return name.strip()
 
     @field_validator("conference_url")
@@ -81,25 +69,28 @@ class CreateTournament(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> CreateTournament:
         if self.format == "swiss" and self.rounds is None:
-            raise ValueError("a Swiss tournament needs its number of rounds")
+            raise refusal("swiss_rounds_needed", "a Swiss tournament needs its number of rounds")
         if self.format != "swiss" and self.rounds is not None:
-            raise ValueError("rounds is for a Swiss tournament only")
+            raise refusal("rounds_swiss_only", "rounds is for a Swiss tournament only")
         if self.max_teams is None:
             self.max_teams = 8 if self.format == "round_robin" else 16
         if self.format == "round_robin" and self.max_teams > 8:
-            raise ValueError("a round robin takes at most 8 teams")
+            raise refusal("round_robin_size", "a round robin takes at most 8 teams")
         if self.rounds is not None and self.rounds > swiss_max_rounds(self.max_teams):
-            raise ValueError(  # it could never start (conduct.py refuses it then)
+            raise refusal(  # it could never start (conduct.py refuses it then)
+                "swiss_too_few_teams",
                 f"{self.rounds} Swiss rounds need at least {2 * self.rounds} teams; "
-                f"the field takes at most {self.max_teams}"
+                f"the field takes at most {self.max_teams}",
             )
         if self.third_place and self.format != "knockout":
-            raise ValueError("a third-place match is for a knockout")
+            raise refusal("third_place_knockout", "a third-place match is for a knockout")
         opens, closes = self.registration_opens_at, self.registration_closes_at
         if opens is not None and closes is not None and closes <= opens:
-            raise ValueError("registration must close after it opens")
+            raise refusal("registration_order", "registration must close after it opens")
         if closes is not None and closes <= dt.datetime.now(dt.UTC).replace(tzinfo=None):
-            raise ValueError("registration would close before it began: choose a later time")
+            raise refusal(
+                "registration_past", "registration would close before it began: choose a later time"
+            )
         return self
 
 

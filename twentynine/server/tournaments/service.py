@@ -181,7 +181,7 @@ async def register(db: AsyncSession, t: Tournament, user: User, body: Register) 
 async def entry_of(db: AsyncSession, t: Tournament, entry_id: int) -> Entry:
     entry = await db.get(Entry, entry_id)
     if entry is None or entry.tournament_id != t.id:
-        raise fail(404, "no such entry")
+        raise fail(404, "no such entry", "no_entry")
     return entry
 
 
@@ -204,7 +204,7 @@ async def approve(db: AsyncSession, t: Tournament, user: User, entry_id: int, pa
     as_organiser(t, user)
     entry = await entry_of(db, t, entry_id)
     if entry.status not in ("pending", "entered"):
-        raise fail(409, f"an entry that is {entry.status} cannot be approved")
+        raise fail(409, f"an entry that is {entry.status} cannot be approved", "not_approvable")
     if t.status != "registration":
         raise fail(409, "the tournament has started", "started")
     entry.status = "entered"
@@ -224,7 +224,7 @@ async def withdraw(db: AsyncSession, t: Tournament, user: User, entry_id: int) -
             409, "the tournament has started: the organiser can replace a player", "started_replace"
         )
     if entry.status not in ACTIVE:
-        raise fail(409, f"the entry is {entry.status}")
+        raise fail(409, f"the entry is {entry.status}", "entry_withdrawn")
     entry.status = "withdrawn"
     await bump(db, t)
     log(db, t, user.id, "withdrawn", entry=entry.id)
@@ -242,14 +242,16 @@ async def replace(
         raise fail(409, "the tournament is over", "over")
     entry = await entry_of(db, t, entry_id)
     if entry.status not in ACTIVE:
-        raise fail(409, f"the entry is {entry.status}")
+        raise fail(409, f"the entry is {entry.status}", "entry_withdrawn")
     if old not in (entry.user_id, entry.partner_id):
-        raise fail(422, "that person is not in this entry")
+        raise fail(422, "that person is not in this entry", "not_in_entry")
     new = await db.scalar(select(User).where(User.email == normalise_email(email)))
     if new is None or new.disabled or new.is_guest:
         raise fail(404, "no player with that email", "no_player")
     if entered_by(await entries_of(db, t.id), new.id) is not None:
-        raise fail(409, f"{new.first_name} is already registered in this tournament")
+        raise fail(
+            409, f"{new.first_name} is already registered in this tournament", "already_entered"
+        )
     names = await names_of(db, {i for i in (entry.user_id, entry.partner_id) if i})
     default = " & ".join(names.get(i, "") for i in (entry.user_id, entry.partner_id) if i)
     if entry.user_id == old:
