@@ -24,7 +24,11 @@ of their own (``open_socket``), and answer the server's. Measured:
   driven by the same clients and pacer; printed as our p99 divided by the floor's. Like our
   server it pings only quiet sockets and keeps its connected sockets' objects out of the
   collector's passes (see ``floor_server``: without that, its p99 over a run was set by
-  when its keepalive pings and a collector pass happened to fall).
+  when its keepalive pings and a collector pass happened to fall);
+- with ``--stack-floor``, the floor's same work served by our own socket stack (uvicorn with
+  ``twentynine serve``'s WebSocket protocol and synchronous write, a bare ASGI app in place of
+  ours: ``stack_floor_server``), driven alike: what our stack costs against the floor, and what
+  the tables' own work costs against the stack.
 
 Everything stays on the loopback interface (sign-in requests are spread over loopback source
 addresses 127.x.y.z because the server allows 30 sign-ins an hour per client address); every loop
@@ -32,8 +36,8 @@ is bounded in count and time.
 
     uv run python benchmarks/load.py [--tables N] [--rate R] [--seconds S] [--order fifo|random]
         [--json] [--url URL]
-        [--pid PID] [--no-floor] [--no-compression] [--no-live] [--profile cpu|memory|timing]
-        [--next-deal S]
+        [--pid PID] [--no-floor] [--stack-floor] [--no-compression] [--no-live]
+        [--profile cpu|memory|timing] [--next-deal S]
 
 ``--profile cpu`` runs the same app under cProfile, from the moment every socket is connected
 until the measured window's last action is in (not the sockets closing after it), in a wrapper
@@ -630,6 +634,84 @@ def server_deflate() -> bool:
 
 #: the keepalive interval of uvicorn's WebSocket (our server's), and of the floor's
 PING_INTERVAL = 20.0
+
+
+def stack_floor_server(port: int, pad: int, ping_interval: float = PING_INTERVAL) -> None:
+    """The floor's groups and answers (see ``floor_server``) served by our own socket stack:
+    uvicorn with ``twentynine serve``'s options (``cli.uvicorn_options``: our WebSocket
+    protocol, ``server/sockets.py``) and its synchronous write (``send_now``), a bare ASGI app
+    in place of ours. Against the floor, it shows what the stack costs; against our server,
+    what the tables' own work (the engine, the store, the views) costs. ``/settle`` does as
+    the floor's does."""
+    import uvicorn
+
+    from twentynine.server.cli import uvicorn_options
+    from twentynine.server.sockets import SEND_NOW
+
+    groups: dict[str, dict[int, Any]] = {}  # group: seat -> the socket's send_now
+    versions: dict[str, int] = {}
+    filler = "x" * max(0, pad - 90)
+
+    def state(version: int, seat: int) -> bytes:
+        legal = '[{"act":"go"}]' if version % 4 == seat else "[]"
+        return (
+            f'{{"type":"state","version":{version},"view":{{"legal_json":{legal}}},'
+            f'"pad":"{filler}"}}'
+        ).encode()
+
+    async def http(scope: dict[str, Any], send: Any) -> None:
+        status, body = 404, b"not found\n"
+        if scope["path"] == "/healthz":
+            status, body = 200, b"ok\n"
+        elif scope["path"] == "/settle":
+            gc.collect()
+            gc.freeze()
+            status, body = 200, f"{gc.get_freeze_count()} objects kept out\n".encode()
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": body})
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        if scope["type"] == "http":
+            await http(scope, send)
+            return
+        _, _, group_id, seat_text = scope["path"].split("/")
+        seat = int(seat_text)
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        send_now = scope["extensions"][SEND_NOW]
+        socks = groups.setdefault(group_id, {})
+        socks[seat] = send_now
+        version = versions.setdefault(group_id, 0)
+
+        async def write(to: Any, text: bytes) -> None:  # at once, else as the ASGI send
+            if not to(text):
+                await send({"type": "websocket.send", "text": text.decode()})
+
+        await write(send_now, state(version, seat))
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                socks.pop(seat, None)
+                return
+            version = versions[group_id]
+            if json.loads(message.get("text") or "{}").get("version") != version or (
+                version % 4 != seat
+            ):
+                await write(send_now, b'{"type":"error","reason":"stale"}')
+                continue
+            versions[group_id] = version = version + 1
+            for other, to in list(socks.items()):
+                if not to(state(version, other)):
+                    log = "a state could not be written at once (the socket was slow)"
+                    print(log, file=sys.stderr, flush=True)
+
+    options = {**uvicorn_options(), "ws_ping_interval": ping_interval}
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", **options)
 
 
 def floor_server(
@@ -1378,16 +1460,25 @@ async def run_ours(
 
 
 async def run_floor(
-    args: argparse.Namespace, work: Path, pad: int, log: Callable[[str], None]
+    args: argparse.Namespace,
+    work: Path,
+    pad: int,
+    log: Callable[[str], None],
+    stack: bool = False,
 ) -> dict[str, Any]:
+    """The floor's run; ``stack``: the floor's work served by our socket stack instead
+    (``stack_floor_server``)."""
     port = free_port()
     argv = [sys.executable, __file__, "--_floor-server", str(port), "--_pad", str(pad)]
     if args.no_compression:
         argv.append("--no-compression")
-    floor = Process(argv, port, dict(os.environ), work / "floor.log")
+    if stack:
+        argv.append("--_stack")
+    name = "stack-floor" if stack else "floor"
+    floor = Process(argv, port, dict(os.environ), work / f"{name}.log")
     try:
         await floor.wait_ready("/healthz")
-        log(f"floor server on port {port} (pid {floor.pid}), states of {pad} bytes")
+        log(f"{name} server on port {port} (pid {floor.pid}), states of {pad} bytes")
         endpoints = [
             [(f"ws://127.0.0.1:{port}/g/{i}/{seat}", "") for seat in range(4)]
             for i in range(args.tables)
@@ -1445,6 +1536,13 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             floor_p99 = result["floor"]["latency_ms"]["p99"]
             if ours_p99 is not None and floor_p99:
                 result["p99_vs_floor"] = round(ours_p99 / floor_p99, 2)
+        if args.stack_floor:
+            pad = int(result["ours"].get("state_message_bytes") or 3000)
+            result["stack_floor"] = await run_floor(args, work, pad, log, stack=True)
+            ours_p99 = result["ours"]["latency_ms"]["p99"]
+            stack_p99 = result["stack_floor"]["latency_ms"]["p99"]
+            if ours_p99 is not None and stack_p99:
+                result["p99_vs_stack_floor"] = round(ours_p99 / stack_p99, 2)
     result["load_average_after"] = round(os.getloadavg()[0], 2)
     ours = result["ours"]
     errors = ours["errors"]
@@ -1519,6 +1617,12 @@ def report(result: dict[str, Any]) -> None:
     if "floor" in result:
         line("floor (bare websockets broadcast)", result["floor"])
         print(f"p99 ours / floor: {result.get('p99_vs_floor')}")
+    if "stack_floor" in result:
+        line(
+            "the floor's work on our socket stack (uvicorn, server/sockets.py)",
+            result["stack_floor"],
+        )
+        print(f"p99 ours / the floor on our stack: {result.get('p99_vs_stack_floor')}")
     print(f"goal: {result['goal']}")
     if "profile" in result["ours"]:
         print(f"\nprofile ({result['ours']['profile']}):\n{result['ours']['profile_text']}")
@@ -1545,6 +1649,11 @@ def main() -> None:
     p.add_argument("--url", default="", help="a running server (development mode) instead")
     p.add_argument("--pid", type=int, default=None, help="that server's process id, for RSS")
     p.add_argument("--no-floor", action="store_true", help="skip the bare broadcast server")
+    p.add_argument(
+        "--stack-floor",
+        action="store_true",
+        help="also run the floor's work on our own socket stack (uvicorn, server/sockets.py)",
+    )
     p.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
     p.add_argument(
         "--no-live", action="store_true", help="no live channel (/ws/me) beside each table socket"
@@ -1555,11 +1664,15 @@ def main() -> None:
     p.add_argument("--keep", default="", help="a folder for the server's data and log, kept")
     p.add_argument("--_floor-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--_pad", type=int, default=3000, help=argparse.SUPPRESS)
+    p.add_argument("--_stack", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--_ping-interval", type=float, default=PING_INTERVAL, help=argparse.SUPPRESS)
     p.add_argument("--_profiled-server", default=None, help=argparse.SUPPRESS)
     p.add_argument("--_data-dir", default=None, help=argparse.SUPPRESS)
     p.add_argument("--port", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
+    if args._floor_server is not None and args._stack:
+        stack_floor_server(args._floor_server, args._pad, args._ping_interval)
+        return
     if args._floor_server is not None:
         floor_server(
             args._floor_server,

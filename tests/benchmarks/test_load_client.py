@@ -5,32 +5,16 @@ full gives, on the messages a real table runtime sends its four seats over whole
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import orjson
 
 from twentynine.server.tables.connection import encoded
 
-ROOT = Path(__file__).resolve().parents[2]
+from .modules import benchmark
 
-
-def _load_module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        f"{name}_benchmark", ROOT / f"benchmarks/{name}.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[f"{name}_benchmark"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-load = _load_module("load")
-table_action = _load_module("table_action")
+load = benchmark("load")
+table_action = benchmark("table_action")
 
 
 async def _messages(actions: int) -> list[bytes]:

@@ -1,20 +1,18 @@
 """The load benchmark's floor (``benchmarks/load.py: floor_server``), a bare broadcast server run
 as its own process: it answers an action with a state to all four of a group, pings only a
 quiet socket (as our server does), and keeps what connecting made out of the collector's
-passes when asked before the measured window."""
+passes when asked before the measured window. The same of the floor's work on our own socket
+stack (``stack_floor_server``, ``--stack-floor``)."""
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 
 import httpx
 import pytest
@@ -22,16 +20,19 @@ from websockets.asyncio.client import connect
 
 from tests.wsprobe import ping_times
 
-ROOT = Path(__file__).resolve().parents[2]
+from .modules import ROOT, benchmark
 
 
-@pytest.fixture
-def floor() -> Iterator[int]:
-    """A floor server on a free port, its keepalive interval 0.3 s."""
+@pytest.fixture(params=["websockets", "our stack"])
+def floor(request: pytest.FixtureRequest) -> Iterator[int]:
+    """A floor server on a free port, its keepalive interval 0.3 s: the bare websockets one,
+    and the same work on our socket stack (``--stack-floor``)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
     argv = [sys.executable, str(ROOT / "benchmarks/load.py"), "--_floor-server", str(port)]
+    if request.param == "our stack":
+        argv.append("--_stack")
     process = subprocess.Popen([*argv, "--_pad", "300", "--_ping-interval", "0.3"])
     try:
         deadline = time.monotonic() + 30
@@ -99,7 +100,7 @@ async def test_the_load_client_sends_no_pings_of_its_own_and_answers_the_servers
 ) -> None:
     """The load client's sockets are a browser's: no keepalive of their own (the library's
     default pings every 20 s), and they stay open through the server's pings."""
-    load = _load_module()
+    load = benchmark("load")
     ws = await load.open_socket(f"ws://127.0.0.1:{floor}/g/3/0", "", False)
     try:
         assert ws.keepalive_task is None
@@ -109,11 +110,3 @@ async def test_the_load_client_sends_no_pings_of_its_own_and_answers_the_servers
         assert json.loads(await ws.recv())["version"] == 1
     finally:
         await ws.close()
-
-
-def _load_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("load_benchmark", ROOT / "benchmarks/load.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
