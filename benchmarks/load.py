@@ -636,6 +636,26 @@ def server_deflate() -> bool:
 PING_INTERVAL = 20.0
 
 
+def floor_state(version: int, seat: int, pad: int) -> str:
+    """A floor's state of about ``pad`` bytes for ``seat`` at ``version``: the seat to act
+    (``version % 4``) has one legal move."""
+    legal = '[{"act":"go"}]' if version % 4 == seat else "[]"
+    view = f'{{"legal_json":{legal}}}'
+    return f'{{"type":"state","version":{version},"view":{view},"pad":"{_filler(pad)}"}}'
+
+
+@functools.cache
+def _filler(pad: int) -> str:
+    return "x" * max(0, pad - 90)
+
+
+def settle() -> str:
+    """Keep what connecting made out of the collector's passes (see ``floor_server``)."""
+    gc.collect()
+    gc.freeze()
+    return f"{gc.get_freeze_count()} objects kept out\n"
+
+
 def stack_floor_server(port: int, pad: int, ping_interval: float = PING_INTERVAL) -> None:
     """The floor's groups and answers (see ``floor_server``) served by our own socket stack:
     uvicorn with ``twentynine serve``'s options (``cli.uvicorn_options``: our WebSocket
@@ -650,23 +670,16 @@ def stack_floor_server(port: int, pad: int, ping_interval: float = PING_INTERVAL
 
     groups: dict[str, dict[int, Any]] = {}  # group: seat -> the socket's send_now
     versions: dict[str, int] = {}
-    filler = "x" * max(0, pad - 90)
 
     def state(version: int, seat: int) -> bytes:
-        legal = '[{"act":"go"}]' if version % 4 == seat else "[]"
-        return (
-            f'{{"type":"state","version":{version},"view":{{"legal_json":{legal}}},'
-            f'"pad":"{filler}"}}'
-        ).encode()
+        return floor_state(version, seat, pad).encode()
 
     async def http(scope: dict[str, Any], send: Any) -> None:
         status, body = 404, b"not found\n"
         if scope["path"] == "/healthz":
             status, body = 200, b"ok\n"
         elif scope["path"] == "/settle":
-            gc.collect()
-            gc.freeze()
-            status, body = 200, f"{gc.get_freeze_count()} objects kept out\n".encode()
+            status, body = 200, settle().encode()
         await send({"type": "http.response.start", "status": status, "headers": []})
         await send({"type": "http.response.body", "body": body})
 
@@ -739,14 +752,9 @@ def floor_server(
 
     groups: dict[str, dict[str, Any]] = {}
     heard: dict[ServerConnection, float] = {}  # when each socket last sent anything
-    filler = "x" * max(0, pad - 90)
 
     def state(version: int, seat: int) -> str:
-        legal = '[{"act":"go"}]' if version % 4 == seat else "[]"
-        return (
-            f'{{"type":"state","version":{version},"view":{{"legal_json":{legal}}},'
-            f'"pad":"{filler}"}}'
-        )
+        return floor_state(version, seat, pad)
 
     async def handler(ws: ServerConnection) -> None:
         assert ws.request is not None
@@ -842,9 +850,7 @@ def _floor_health(connection: Any, request: Any) -> Any:
     if request.path == "/healthz":
         return connection.respond(200, "ok\n")
     if request.path == "/settle":  # see floor_server
-        gc.collect()
-        gc.freeze()
-        return connection.respond(200, f"{gc.get_freeze_count()} objects kept out\n")
+        return connection.respond(200, settle())
     return None
 
 
