@@ -373,22 +373,19 @@ class Timing:
 
         from twentynine.server.tables.sqlite_writer import SqliteWriter
 
-        write_now, checkpoint = SqliteWriter.write_now, SqliteWriter._checkpoint
-        write_one_now = SqliteWriter.write_one_now
+        checkpoint = SqliteWriter._checkpoint
 
-        def timed_write_now(writer: SqliteWriter, *args: Any, **kwargs: Any) -> Any:
-            t0 = time.perf_counter()
-            try:
-                return write_now(writer, *args, **kwargs)
-            finally:
-                timing.took(t0, timing.inline, "write on the event loop's thread", over=0.005)
+        def timed_inline(write: Callable[..., Any]) -> Callable[..., Any]:
+            """``write`` (a write on the event loop's thread), timed."""
 
-        def timed_write_one_now(writer: SqliteWriter, *args: Any, **kwargs: Any) -> Any:
-            t0 = time.perf_counter()
-            try:
-                return write_one_now(writer, *args, **kwargs)
-            finally:
-                timing.took(t0, timing.inline, "write on the event loop's thread", over=0.005)
+            def timed(writer: SqliteWriter, *args: Any, **kwargs: Any) -> Any:
+                t0 = time.perf_counter()
+                try:
+                    return write(writer, *args, **kwargs)
+                finally:
+                    timing.took(t0, timing.inline, "write on the event loop's thread", over=0.005)
+
+            return timed
 
         def timed_checkpoint(writer: SqliteWriter) -> None:
             t0 = time.perf_counter()
@@ -447,8 +444,8 @@ class Timing:
             if timing.on:
                 timing.statements[" ".join(statement.split())[:70]] += 1
 
-        SqliteWriter.write_now = timed_write_now  # type: ignore[method-assign,assignment]
-        SqliteWriter.write_one_now = timed_write_one_now  # type: ignore[method-assign]
+        SqliteWriter.write_now = timed_inline(SqliteWriter.write_now)  # type: ignore[method-assign]
+        SqliteWriter.write_one_now = timed_inline(SqliteWriter.write_one_now)  # type: ignore[method-assign]
         SqliteWriter._checkpoint = timed_checkpoint  # type: ignore[method-assign,assignment]
         TableStore.save = timed_save  # type: ignore[method-assign,assignment]
         TableStore._write = timed_write  # type: ignore[method-assign,assignment]
