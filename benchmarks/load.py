@@ -46,9 +46,9 @@ before and after the sockets connect) and prints where the time (or the memory) 
 time the garbage collector held the loop. ``--profile timing`` runs no profiler: it prints where
 an action's latency goes (how long a message waits for its socket's reader, how long a
 player's move takes from there until its states are written, how long a change waits for the
-table store's writer, the writer's
-transactions, how late the event loop runs its timers, the collector's pauses, each long one's
-CPU time, the CPU of each of the server's threads, the statements run through SQLAlchemy)
+table store's writer, the writer's transactions, how late the event loop runs its timers, the
+collector's pauses, each long one's CPU time, the CPU of each of the server's threads, the
+statements run through SQLAlchemy)
 and, for the first middle-generation passes, what they walk: objects by type, the
 references followed by type, what made them (a coroutine's code, a timer's callback) and the
 largest containers.
@@ -1532,20 +1532,16 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         result["ours"] = await run_ours(args, work, log)
         if args.profile and "profile" in result["ours"]:
             result["ours"]["profile_text"] = Path(result["ours"]["profile"]).read_text()
-        if not args.no_floor:
-            pad = int(result["ours"].get("state_message_bytes") or 3000)
-            result["floor"] = await run_floor(args, work, pad, log)
-            ours_p99 = result["ours"]["latency_ms"]["p99"]
-            floor_p99 = result["floor"]["latency_ms"]["p99"]
-            if ours_p99 is not None and floor_p99:
-                result["p99_vs_floor"] = round(ours_p99 / floor_p99, 2)
-        if args.stack_floor:
-            pad = int(result["ours"].get("state_message_bytes") or 3000)
-            result["stack_floor"] = await run_floor(args, work, pad, log, stack=True)
-            ours_p99 = result["ours"]["latency_ms"]["p99"]
-            stack_p99 = result["stack_floor"]["latency_ms"]["p99"]
-            if ours_p99 is not None and stack_p99:
-                result["p99_vs_stack_floor"] = round(ours_p99 / stack_p99, 2)
+        pad = int(result["ours"].get("state_message_bytes") or 3000)
+        ours_p99 = result["ours"]["latency_ms"]["p99"]
+        # (the floor, whether on our socket stack, the key of its result, that of our ratio)
+        floors = [(False, "floor", "p99_vs_floor")] if not args.no_floor else []
+        floors += [(True, "stack_floor", "p99_vs_stack_floor")] if args.stack_floor else []
+        for stack, key, ratio in floors:
+            result[key] = await run_floor(args, work, pad, log, stack=stack)
+            their_p99 = result[key]["latency_ms"]["p99"]
+            if ours_p99 is not None and their_p99:
+                result[ratio] = round(ours_p99 / their_p99, 2)
     result["load_average_after"] = round(os.getloadavg()[0], 2)
     ours = result["ours"]
     errors = ours["errors"]
