@@ -17,9 +17,11 @@ a win, so the figures say how often it happened.
         [--our-cpu 1] [--peer-cpu 0] [--arena-cpu N] [--port 8802] [--json] \\
         [--deals-out rounds.jsonl]
 
-Prints games won by each side with the 95% interval, contracts made and attempted per side,
-illegal answers and HTTP errors per side, the least time any seat had left and the deals over
-budget per side, answer times, and our server's fallbacks (answers not by the bot itself).
+Prints games won by each side with the 95% interval, the duplicate deals each side won both
+games of (swings; a deal each side won once says nothing of who is stronger), contracts made
+and attempted per side, illegal answers and HTTP errors per side, the least time any seat had
+left and the deals over budget per side, answer times, and our server's fallbacks (answers not
+by the bot itself).
 """
 
 from __future__ import annotations
@@ -123,6 +125,27 @@ class CountingBhoosBot(BhoosBot):
         return action
 
 
+def swings(rounds: list[dict[str, Any]], ours: str) -> dict[str, int]:
+    """How the duplicate deals split, from their rounds (``arena.deal_record``, with their
+    seed): a deck whose two games one side won both is a swing to it; a deck each side won
+    once was decided by the cards, not by who held them. A deck with a void game counts as
+    neither. ``ours``: our side's name in the records' ``sides``."""
+    winners: dict[tuple[int, int], list[str | None]] = {}
+    for r in rounds:
+        won = r.get("game_winner")
+        side = None if won is None else r["sides"][won]
+        winners.setdefault((r["seed"], r["deal"]), []).append(side)
+    out = {"ours": 0, "peer": 0, "split": 0, "void": 0}
+    for pair in winners.values():
+        if len(pair) != 2 or None in pair:
+            out["void"] += 1
+        elif pair[0] != pair[1]:
+            out["split"] += 1
+        else:
+            out["ours" if pair[0] == ours else "peer"] += 1
+    return out
+
+
 def wait_for(url: str, proc: subprocess.Popen[bytes], what: str, timeout: float = 300) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -216,6 +239,7 @@ def main() -> None:
         "seconds": 0.0,
     }
     per_seed = []
+    rounds: list[dict[str, Any]] = []
     deals_out = args.deals_out.open("w") if args.deals_out else None
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
@@ -228,6 +252,7 @@ def main() -> None:
             for seed in args.seeds:
 
                 def record(deal: dict[str, Any], seed: int = seed) -> None:
+                    rounds.append({"seed": seed, **deal})
                     if deals_out is not None:
                         deals_out.write(json.dumps({"seed": seed, **deal}) + "\n")
                         deals_out.flush()
@@ -286,6 +311,7 @@ def main() -> None:
             "peer": {"made": totals["made"][1], "attempted": totals["contracts"][1]},
         },
         "invalid_deals": totals["invalid"],
+        "swings": swings(rounds, args.level),
         "sides": {side: c.to_json() for side, c in counts.items()},
         "our_server": served,
         "per_seed": per_seed,
@@ -308,6 +334,11 @@ def main() -> None:
     print(
         f"  contracts made   ours {totals['made'][0]}/{totals['contracts'][0]}  "
         f"peer {totals['made'][1]}/{totals['contracts'][1]}"
+    )
+    sw = out["swings"]
+    print(
+        f"  duplicate deals  won both games: ours {sw['ours']}, peer {sw['peer']}; "
+        f"one each {sw['split']}; with a void game {sw['void']}"
     )
     for name, s in (("ours", s_ours), ("peer", s_peer)):
         print(
