@@ -185,15 +185,19 @@ async def sign_in_ui(page: Any, live: LiveServer, email: str, first_name: str) -
 Step = Callable[[Any], Awaitable[bool]]
 
 
-async def play_step(page: Any) -> bool:
+async def play_step(page: Any, stop: str | None = None) -> bool:
     """Make one move on this page if it is this player's turn, by clicking like a person:
     the first bid when nobody has bid yet, else pass where passing is allowed; in play the
-    first card marked legal. Returns whether it clicked."""
+    first card marked legal. Returns whether it clicked. With ``stop``, nothing is clicked once
+    the page matches that selector: the state may have moved on since the caller last looked
+    (it stops where it was asked to, not one move later)."""
     table = page.locator("section.table-page")
     try:
         if await table.get_attribute("data-my-turn", timeout=1000) != "true":
             return False
         phase = await table.get_attribute("data-phase", timeout=1000)
+        if stop is not None and await page.locator(stop).count():
+            return False
         if phase == "play":
             reveal = page.locator(".actions button[data-act=reveal]:not([disabled])")
             if await reveal.count():  # show trump when allowed, so rounds are rarely void

@@ -56,7 +56,7 @@ async def play_until_selector(page: Any, selector: str, timeout: float = 60) -> 
     while time.monotonic() < deadline:
         if await page.locator(selector).count():
             return
-        if not await play_step(page):
+        if not await play_step(page, stop=selector):
             await asyncio.sleep(0.05)
     raise AssertionError(f"never reached {selector}")
 
