@@ -85,6 +85,17 @@ async def test_hand_fits_a_1280_by_800_window(web_live: LiveServer, chromium: Br
     chromium.assert_clean()
 
 
+#: for each card, whether a tap on its middle lands on it, and if not what it lands on and where
+#: (a point outside the window finds nothing), to say why in the test's failure
+HITS = """cs => cs.map(c => {
+  const r = c.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+  const at = document.elementFromPoint(x, y);
+  if (at && at.closest('.card') === c) return {card: true};
+  return {card: false, x, y, window: [innerWidth, innerHeight], scrolled: scrollY,
+          at: at ? `${at.tagName}.${at.className}` : null};
+})"""
+
+
 async def test_phone_cards_are_44px_targets(web_live: LiveServer, chromium: Browser) -> None:
     """On a 390 px phone each card of eight shows at least 44 px, a tap on its middle lands on
     it (not its neighbour), and the buttons are at least 44 px tall."""
@@ -107,12 +118,8 @@ async def test_phone_cards_are_44px_targets(web_live: LiveServer, chromium: Brow
     )
     strips = [b["x"] - a["x"] for a, b in itertools.pairwise(boxes)]
     assert min(strips) >= 44, f"cards show strips of {strips} px"
-    hits = await cards.evaluate_all(
-        "cs => cs.map(c => { const r = c.getBoundingClientRect();"
-        " const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);"
-        " return Boolean(at) && at.closest('.card') === c; })"
-    )
-    assert all(hits), f"a tap on a card's middle lands elsewhere: {hits}"
+    hits = await cards.evaluate_all(HITS)
+    assert all(h["card"] for h in hits), f"a tap on a card's middle lands elsewhere: {hits}"
     assert boxes[-1]["x"] + boxes[-1]["w"] <= 390 and boxes[0]["x"] >= 0, boxes
     await shot(page, "hand-phone-390")
     chromium.assert_clean()
