@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from fastapi import FastAPI
+from sqlalchemy import select
+
+from twentynine.server.accounts.models import LoginToken
+from twentynine.server.admin import service as admin
 
 from ..conftest import Client, client_for, last_code, sign_in
 
@@ -120,3 +124,34 @@ async def test_a_new_account_starts_in_the_page_language(app: FastAPI) -> None:
         "/api/auth/code", json={"email": "x@example.com", "code": "123456"}
     )
     assert r.status_code == 400 and r.headers["X-Error-Reason"] == "wrong_code"
+
+
+async def test_a_disabled_accounts_code_and_link_are_refused_and_left_as_they_were(
+    app: FastAPI, anon: Client
+) -> None:
+    """A refusal changes nothing: the account's code and link are not used up by it (found by
+    the HTTP fuzzer), and work once the account is enabled again, within their time."""
+    await sign_in(app, "e@example.com", "E")
+    await anon.post("/api/auth/email", json={"email": "e@example.com"})
+    code, link = last_code(app, "e@example.com")
+    async with app.state.sessionmaker() as db:
+        await admin.disable_user(db, "e@example.com")
+
+    async def unused() -> list[bool]:
+        async with app.state.sessionmaker() as db:
+            rows = await db.scalars(select(LoginToken).where(LoginToken.email == "e@example.com"))
+            return [t.used_at is None for t in rows]
+
+    before = await unused()
+    assert before[-1]  # the newest: the code and link just sent
+    r = await anon.get(f"/auth/link/{link}")
+    assert r.status_code == 403 and "disabled" in r.text
+    r = await anon.post("/api/auth/code", json={"email": "e@example.com", "code": code})
+    assert r.status_code == 403 and r.json()["detail"] == "this account is disabled"
+    assert await unused() == before
+    assert (await anon.get("/api/me")).status_code == 401
+
+    async with app.state.sessionmaker() as db:
+        await admin.enable_user(db, "e@example.com")
+    assert (await anon.get(f"/auth/link/{link}")).status_code == 303
+    assert (await anon.get("/api/me")).json()["email"] == "e@example.com"

@@ -127,8 +127,8 @@ async def _user_for(db: AsyncSession, settings: Settings, token: LoginToken) -> 
         user = await create_user(
             db, settings, token.email, token.first_name or "Player", token.language
         )
-    if user.disabled:
-        await db.commit()
+    if user.disabled:  # refused, so nothing changes: the code or link stays as it was
+        await db.rollback()
         raise SignInError(403, "this account is disabled", "disabled")
     # every other pending code for this address is void once one is used
     for other in await db.scalars(
