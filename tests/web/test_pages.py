@@ -83,7 +83,10 @@ async def test_member_pages(web_live: LiveServer, chromium: Browser) -> None:
     await page.get_by_role("button", name="Save").click()
     await page.get_by_role("heading", name=BENGALI_PROFILE).wait_for()
     assert await page.locator("body").get_attribute("data-theme") == "night"
-    # the night theme darkens the page, not only its panels, and its text stays readable
+    # the night theme darkens the page, not only its panels, and its text stays readable (the
+    # profile is drawn again in Bengali: its figures may come a moment after its heading)
+    await page.locator(".stat[data-stat=games] strong").wait_for()
+    await page.locator(".stat[data-stat=games] span").wait_for()
     colours = await page.evaluate(
         """() => {
           const style = (sel) => getComputedStyle(document.querySelector(sel));
