@@ -252,9 +252,9 @@ def main() -> None:
             for seed in args.seeds:
 
                 def record(deal: dict[str, Any], seed: int = seed) -> None:
-                    rounds.append({"seed": seed, **deal})
+                    rounds.append(played := {"seed": seed, **deal})
                     if deals_out is not None:
-                        deals_out.write(json.dumps({"seed": seed, **deal}) + "\n")
+                        deals_out.write(json.dumps(played) + "\n")
                         deals_out.flush()
 
                 result = run_arena(
