@@ -35,25 +35,41 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return PG_URL
 
 
+@asynccontextmanager
+async def own_database(database_url: str) -> AsyncIterator[str]:
+    """The URL a test's app uses: the SQLite file as it is (a new one per test), or on
+    PostgreSQL a database of the test's own, made here and dropped after."""
+    if not database_url.startswith("postgres"):
+        yield database_url
+        return
+    fresh = await _fresh_database(database_url)
+    try:
+        yield _database_url(database_url, fresh)
+    finally:
+        await _drop_database(database_url, fresh)
+
+
+@asynccontextmanager
+async def running_app(database_url: str, tmp_path: Path, **more: Any) -> AsyncIterator[FastAPI]:
+    """An app on its own database (``own_database``), started; ``more``: other settings."""
+    async with own_database(database_url) as url:
+        settings = Settings(
+            data_dir=tmp_path,
+            database_url=url,
+            secret_key="test-secret",
+            dev_mode=True,
+            bot_delay_ms=0,
+            **more,
+        )
+        application = create_app(settings)
+        async with LifespanManager(application):
+            yield application
+
+
 @pytest_asyncio.fixture
 async def app(database_url: str, tmp_path: Path) -> AsyncIterator[FastAPI]:
-    url = database_url
-    fresh = None
-    if url.startswith("postgres"):
-        fresh = await _fresh_database(url)
-        url = _database_url(url, fresh)
-    settings = Settings(
-        data_dir=tmp_path,
-        database_url=url,
-        secret_key="test-secret",
-        dev_mode=True,
-        bot_delay_ms=0,
-    )
-    application = create_app(settings)
-    async with LifespanManager(application):
+    async with running_app(database_url, tmp_path) as application:
         yield application
-    if fresh:
-        await _drop_database(database_url, fresh)
 
 
 def _database_url(url: str, name: str) -> str:
@@ -221,16 +237,10 @@ def live_settings(tmp_path: Path, url: str, **more: Any) -> Settings:
 
 @pytest_asyncio.fixture
 async def live(database_url: str, tmp_path: Path) -> AsyncIterator[LiveServer]:
-    url = database_url
-    fresh = None
-    if url.startswith("postgres"):
-        fresh = await _fresh_database(url)
-        url = _database_url(url, fresh)
-    server, stop = await start_live(live_settings(tmp_path, url))
-    yield server
-    await stop()
-    if fresh:
-        await _drop_database(database_url, fresh)
+    async with own_database(database_url) as url:
+        server, stop = await start_live(live_settings(tmp_path, url))
+        yield server
+        await stop()
 
 
 @pytest_asyncio.fixture

@@ -76,10 +76,8 @@ from twentynine.server.tables.schemas import Toggle as ToggleMsg
 
 from .conftest import (
     LiveServer,
-    _database_url,
-    _drop_database,
-    _fresh_database,
     live_settings,
+    own_database,
     start_live,
 )
 from .tables.test_hosted import hosted_table
@@ -926,16 +924,10 @@ async def fuzz_live(database_url: str, tmp_path: Path) -> AsyncIterator[tuple[Li
     """``live`` with the per-connection rate limit out of the way (thousands of messages from
     five connections; ``test_rate_limit_refuses_without_change`` covers the limit) and a
     next deal after 0.05 s; yields the server and its database URL."""
-    url = database_url
-    fresh = None
-    if url.startswith("postgres"):
-        fresh = await _fresh_database(url)
-        url = _database_url(url, fresh)
-    server, stop = await start_live(live_settings(tmp_path, url, socket_messages_per_10s=10**9))
-    yield server, url
-    await stop()
-    if fresh:
-        await _drop_database(database_url, fresh)
+    async with own_database(database_url) as url:
+        server, stop = await start_live(live_settings(tmp_path, url, socket_messages_per_10s=10**9))
+        yield server, url
+        await stop()
 
 
 #: the keepalive pings of websockets and uvicorn draw from the global ``random`` in other threads

@@ -30,10 +30,8 @@ from .audit import AuditClient, Auditor, Harness
 from .conftest import (
     Client,
     LiveServer,
-    _database_url,
-    _drop_database,
-    _fresh_database,
     live_settings,
+    own_database,
     start_live,
 )
 
@@ -167,25 +165,19 @@ async def audited(
 ) -> AsyncIterator[tuple[LiveServer, Auditor, Harness, Callable[[], Any]]]:
     """A live server (every person may host; no pause after a deal; no rate limit on sockets)
     whose table runtimes report every message to an auditor."""
-    url = database_url
-    fresh = None
-    if url.startswith("postgres"):
-        fresh = await _fresh_database(url)
-        url = _database_url(url, fresh)
-    harness = Harness()
-    auditor = Auditor(harness)
-    auditor.install(monkeypatch)
-    settings = dataclasses.replace(
-        live_settings(tmp_path, url),
-        new_account_tier="standard",
-        next_deal_seconds=0.0,
-        socket_messages_per_10s=1_000_000,
-    )
-    server, stop = await start_live(settings)
-    yield server, auditor, harness, stop
-    await stop()
-    if fresh:
-        await _drop_database(database_url, fresh)
+    async with own_database(database_url) as url:
+        harness = Harness()
+        auditor = Auditor(harness)
+        auditor.install(monkeypatch)
+        settings = dataclasses.replace(
+            live_settings(tmp_path, url),
+            new_account_tier="standard",
+            next_deal_seconds=0.0,
+            socket_messages_per_10s=1_000_000,
+        )
+        server, stop = await start_live(settings)
+        yield server, auditor, harness, stop
+        await stop()
 
 
 async def play(

@@ -13,7 +13,6 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import httpx
 import pytest
 import pytest_asyncio
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 from joserfc.jwk import RSAKey
 from sqlalchemy import select, update
@@ -24,10 +23,8 @@ from twentynine.server.settings import OIDCProvider, Settings
 
 from ..conftest import (
     Client,
-    _database_url,
-    _drop_database,
-    _fresh_database,
     client_for,
+    running_app,
     sign_in,
 )
 from .oidc_provider import LocalOIDCProvider, ProviderUser
@@ -48,32 +45,15 @@ async def app(
     database_url: str, tmp_path: Path, provider: LocalOIDCProvider
 ) -> AsyncIterator[FastAPI]:
     """conftest's ``app``, with the local provider configured."""
-    url = database_url
-    fresh = None
-    if url.startswith("postgres"):
-        fresh = await _fresh_database(url)
-        url = _database_url(url, fresh)
-    settings = Settings(
-        data_dir=tmp_path,
-        database_url=url,
-        secret_key="test-secret",
-        dev_mode=True,
-        bot_delay_ms=0,
-        oidc_providers=(
-            OIDCProvider(
-                name="local",
-                client_id=CLIENT_ID,
-                client_secret=CLIENT_SECRET,
-                server_metadata_url=provider.metadata_url,
-                title="Local",
-            ),
-        ),
+    local = OIDCProvider(
+        name="local",
+        client_id=CLIENT_ID,
+        client_secret=CLIENT_SECRET,
+        server_metadata_url=provider.metadata_url,
+        title="Local",
     )
-    application = create_app(settings)
-    async with LifespanManager(application):
+    async with running_app(database_url, tmp_path, oidc_providers=(local,)) as application:
         yield application
-    if fresh:
-        await _drop_database(database_url, fresh)
 
 
 async def to_provider(app: FastAPI, provider: LocalOIDCProvider, c: Client) -> str:

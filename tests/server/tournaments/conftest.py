@@ -16,18 +16,14 @@ from fastapi import FastAPI
 from twentynine.server.app import create_app
 from twentynine.server.settings import Settings
 
-from ..conftest import Client, _database_url, _drop_database, _fresh_database, sign_in
+from ..conftest import Client, own_database, sign_in
 
 
 @pytest_asyncio.fixture
 async def event_url(database_url: str) -> AsyncIterator[str]:
     """A fresh database for the test (PostgreSQL: one of its own)."""
-    if not database_url.startswith("postgres"):
-        yield database_url
-        return
-    fresh = await _fresh_database(database_url)
-    yield _database_url(database_url, fresh)
-    await _drop_database(database_url, fresh)
+    async with own_database(database_url) as url:
+        yield url
 
 
 def fast_settings(url: str, data_dir: Path, **extra: Any) -> Settings:

@@ -3,6 +3,7 @@ remove. Guests cannot have friends; anonymous callers get 401. CSRF is the middl
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
@@ -68,17 +69,27 @@ async def request_friend(
     return FriendActionOut(status=status, user=friend_out(other))
 
 
+Answer = Callable[[AsyncSession, User, int], Awaitable[User]]
+
+
+async def _answered(
+    answer: Answer, status: str, user: User, user_id: int, db: AsyncSession, request: Request
+) -> FriendActionOut:
+    """``answer`` (a service call about ``user_id``), then ``status`` told to both people."""
+    try:
+        other = await answer(db, user, user_id)
+    except service.FriendError as e:
+        raise await _refused(db, e) from None
+    await notices.tell(request.app.state.live, status, user, other)
+    return FriendActionOut(status=status, user=friend_out(other))
+
+
 @router.post("/requests/{user_id}/accept")
 async def accept_request(
     user_id: UserId, user: FriendUser, db: SessionDep, request: Request
 ) -> FriendActionOut:
     """Accept the request ``user_id`` sent you."""
-    try:
-        other = await service.accept(db, user, user_id)
-    except service.FriendError as e:
-        raise await _refused(db, e) from None
-    await notices.tell(request.app.state.live, "accepted", user, other)
-    return FriendActionOut(status="accepted", user=friend_out(other))
+    return await _answered(service.accept, "accepted", user, user_id, db, request)
 
 
 @router.post("/requests/{user_id}/decline")
@@ -86,12 +97,7 @@ async def decline_request(
     user_id: UserId, user: FriendUser, db: SessionDep, request: Request
 ) -> FriendActionOut:
     """Turn down the request ``user_id`` sent you."""
-    try:
-        other = await service.decline(db, user, user_id)
-    except service.FriendError as e:
-        raise await _refused(db, e) from None
-    await notices.tell(request.app.state.live, "declined", user, other)
-    return FriendActionOut(status="declined", user=friend_out(other))
+    return await _answered(service.decline, "declined", user, user_id, db, request)
 
 
 @router.delete("/requests/{user_id}")
@@ -99,12 +105,7 @@ async def cancel_request(
     user_id: UserId, user: FriendUser, db: SessionDep, request: Request
 ) -> FriendActionOut:
     """Withdraw the request you sent ``user_id``."""
-    try:
-        other = await service.cancel(db, user, user_id)
-    except service.FriendError as e:
-        raise await _refused(db, e) from None
-    await notices.tell(request.app.state.live, "cancelled", user, other)
-    return FriendActionOut(status="cancelled", user=friend_out(other))
+    return await _answered(service.cancel, "cancelled", user, user_id, db, request)
 
 
 @router.delete("/{user_id}")
@@ -112,12 +113,7 @@ async def remove_friend(
     user_id: UserId, user: FriendUser, db: SessionDep, request: Request
 ) -> FriendActionOut:
     """Stop being friends with ``user_id``."""
-    try:
-        other = await service.remove(db, user, user_id)
-    except service.FriendError as e:
-        raise await _refused(db, e) from None
-    await notices.tell(request.app.state.live, "removed", user, other)
-    return FriendActionOut(status="removed", user=friend_out(other))
+    return await _answered(service.remove, "removed", user, user_id, db, request)
 
 
 # -- invitations by mail, to people with no account -------------------------------------------
