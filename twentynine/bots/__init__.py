@@ -353,6 +353,26 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # the expert's runs 53.7-57.6%), 0 illegal answers, 0 HTTP errors, 0 deals over time.
     # Kept as a variant, not the expert.
     "expert-infer": lambda seed: expert_bot(seed, inference=True),
+    # expert-takeover: the expert, except that it takes a partner's forced opening over (at
+    # 17 under the bhoos preset) only when the search agrees (``calls.bid_by_search``: its own
+    # contract with its better trump against the partner's with the trump the partner's four
+    # would name, on the same solved samples, so the solver's flattery of a bidder falls on
+    # both). The twenty-seventh session. Why: against bikaldev (the twenty-sixth session, seeds
+    # 1 and 2) 11 of the peer's 17 swings were our auction's, 8 of them a forced 16 taken over
+    # at 17 and lost, where the peer let it stand and made it.
+    "expert-takeover": lambda seed: expert_bot(seed, takeover_by_search=True),
+    # expert-overforced: the same over an opponent's forced opening too. In self-play under
+    # bhoos (`twentynine arena expert-overforced expert --preset bhoos --deals 20 --seed 5`) the
+    # search turned down 8 of the 15 bids the rules made over a forced opening. Against
+    # bikaldev (peers.py --deals 100 --level expert-overforced, one seed a run, ours on core
+    # 1, the peer on core 0): seed 1 95 of 199 decided games (swings 7 to us, 11 to the
+    # peer), seed 2 117 of 198 (swings 25 to 6); together 212 of 397 (53.4%, CI 48.5-58.3%;
+    # the expert 209 of 396 on the same seeds last session), contracts 132/228 (peer 89/169),
+    # 0 illegal answers, 0 HTTP errors, 0 deals over time (least 137.8 ms left). Even so far.
+    "expert-overforced": lambda seed: expert_bot(seed, takeover_by_search="any"),
+    "expert-takeover-yield": lambda seed: expert_bot(
+        seed, takeover_by_search=True, yield_to_partner=True
+    ),
     # the name the measurements of issue 19 used for what is now the expert
     "expert-rules": lambda seed: ExpertBot(seed, calls="rules", inference=False),
 }

@@ -71,7 +71,7 @@ from .calls import (
     single_hand_by_search,
     trump_by_search,
 )
-from .intermediate import IntermediateBot
+from .intermediate import IntermediateBot, forced_opening
 from .knowledge import Knowledge, sample_world
 from .playinfer import DISCARD_PENALTY, FOLLOW_PENALTY, RUFF_PENALTY, Observations
 from .solver import solve
@@ -113,6 +113,7 @@ class ExpertBot(IntermediateBot):
         yield_to_partner: bool = False,
         challenge_by_gain: bool = False,
         contest_weights: dict[str, float] | None = None,
+        takeover_by_search: bool | str = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -158,6 +159,11 @@ class ExpertBot(IntermediateBot):
         #: in a contest, bid on when the fitted gain says so (``evaluate.contest_gain`` with
         #: these weights; None: by the chance of making the bid, ``contest_odds``)
         self.contest_weights = contest_weights
+        #: take a partner's forced opening over only when the search (``calls.bid_by_search``:
+        #: our contract one higher with our trump, against the partner's with the trump its four
+        #: cards would name, both solved on the same sampled deals) agrees with the rules;
+        #: "any": an opponent's forced opening too
+        self.takeover_by_search = takeover_by_search
         #: with at least this many cards in hand (0: never), each sampled deal is searched
         #: only for whether each card makes (or beats) the contract, not for its points: a
         #: null-window test, a few times cheaper, so more sampled deals in the same time
@@ -208,14 +214,32 @@ class ExpertBot(IntermediateBot):
             choice = self._call(view)
             if choice is not None:
                 return choice
-        return super().choose(view)
+        choice = super().choose(view)
+        if self.takeover_by_search and choice.act is Act.BID and self._over_forced(view):
+            deadline = self._deadline()
+            searched = bid_by_search(view, self._calls, deadline)
+            if searched is not None and searched.act is Act.PASS:
+                return searched
+        return choice
+
+    def _over_forced(self, view: View) -> bool:
+        """Is the contract an opening that the rules forced (``forced_opening``): the
+        partner's, or with ``takeover_by_search == "any"`` an opponent's too?"""
+        seat = view.viewer
+        holder = view.holder
+        if view.phase is not Phase.AUCTION or seat is None or holder is None:
+            return False
+        ours = holder == (seat + 2) % 4
+        return (ours or self.takeover_by_search == "any") and forced_opening(view)
+
+    def _deadline(self) -> float:
+        if self.fixed_worlds:
+            return math.inf
+        return time.perf_counter() + self.budget_ms / 1000 * 0.8
 
     # -- the calls -----------------------------------------------------------------------------
     def _call(self, view: View) -> Action | None:
-        if self.fixed_worlds:
-            deadline = math.inf
-        else:
-            deadline = time.perf_counter() + self.budget_ms / 1000 * 0.8
+        deadline = self._deadline()
         if view.phase is Phase.AUCTION:
             return bid_by_search(view, self._calls, deadline) if self.bids_by_search else None
         if view.phase is Phase.TRUMP:
