@@ -58,7 +58,7 @@ import random
 import time
 
 from ..engine.actions import Act, Action
-from ..engine.state import Phase, RoundState
+from ..engine.state import Phase, RoundState, partner
 from ..engine.views import View
 from .alphamu import alphamu_values
 from .calls import MIN_SAMPLES as MIN_CALL_SAMPLES
@@ -229,7 +229,7 @@ class ExpertBot(IntermediateBot):
         holder = view.holder
         if view.phase is not Phase.AUCTION or seat is None or holder is None:
             return False
-        ours = holder == (seat + 2) % 4
+        ours = holder == partner(seat)
         return (ours or self.takeover_by_search == "any") and forced_opening(view)
 
     def _deadline(self) -> float:
