@@ -367,7 +367,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # bikaldev (peers.py --deals 100 --level expert-overforced, one seed a run, ours on core
     # 1, the peer on core 0): seed 1 95 of 199 decided games (swings 7 to us, 11 to the
     # peer), seed 2 117 of 198 (swings 25 to 6); together 212 of 397 (53.4%, CI 48.5-58.3%;
-    # the expert 209 of 396 on the same seeds last session), contracts 132/228 (peer 89/169),
+    # the expert the same day on the same seeds 211 of 398), contracts 132/228 (peer 89/169),
     # 0 illegal answers, 0 HTTP errors, 0 deals over time (least 137.8 ms left). Even so far.
     "expert-overforced": lambda seed: expert_bot(seed, takeover_by_search="any"),
     "expert-takeover-yield": lambda seed: expert_bot(
