@@ -33,10 +33,8 @@ from hypothesis.errors import HypothesisDeprecationWarning
 from tests.server import test_fuzz_http as fuzz_http
 from tests.server import test_fuzz_socket as fuzz_socket
 from tests.server.conftest import (
-    _database_url,
-    _drop_database,
-    _fresh_database,
     live_settings,
+    own_database,
     start_live,
 )
 from twentynine.server.app import create_app
@@ -47,14 +45,11 @@ from twentynine.server.settings import Settings
 async def database(given: str, folder: Path, name: str) -> AsyncIterator[str]:
     """A fresh SQLite file, or a fresh database on the PostgreSQL server of ``given`` (made
     and dropped here, as the tests do)."""
-    if not given.startswith("postgres"):
-        yield given or f"sqlite+aiosqlite:///{folder / name}"
+    if not given:
+        yield f"sqlite+aiosqlite:///{folder / name}"
         return
-    fresh = await _fresh_database(given)
-    try:
-        yield _database_url(given, fresh)
-    finally:
-        await _drop_database(given, fresh)
+    async with own_database(given) as url:
+        yield url
 
 
 async def http_run(
