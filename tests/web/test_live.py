@@ -168,8 +168,8 @@ async def test_lobby_play_page_counts_and_your_turn_notice(
 
     # Hana leaves her game for the dashboard: "your turn" comes as a notice with a link back
     await a.locator("section.table-page").wait_for()
-    # (a notice shown before she opened the table goes: the one to wait for comes after)
-    await a.evaluate("document.querySelectorAll('.toast.notice').forEach((n) => n.remove())")
+    # (a notice of this table shown before she opened it went when she did)
+    assert await a.locator(f".toast.notice[data-notice-table='{solo['id']}']").count() == 0
     await a.goto("/#/dashboard/history")
     notice = a.locator(".toast.notice", has_text="Your turn at").last
     await notice.wait_for(timeout=5000)

@@ -313,6 +313,13 @@ function lookingAt(tableId) {
   return location.hash.startsWith(`#/table/${tableId}`) && document.visibilityState === 'visible';
 }
 
+// a table's notices go once its page is the one shown: they would only cover its hand
+function dropShownNotices() {
+  for (const item of document.querySelectorAll('.toast.notice[data-notice-table]')) {
+    if (lookingAt(item.dataset.noticeTable)) item.remove();
+  }
+}
+
 function notice(text, tableId, href = null) {
   const box = document.getElementById('toasts');
   const link = href || (tableId ? `#/table/${encodeURIComponent(tableId)}` : null);
@@ -394,6 +401,7 @@ export function startLive() {
   const redraw = () => setTimeout(showWaiting, 0);
   onSession(redraw);
   onRoute(redraw);
+  onRoute(dropShownNotices);
   onLanguage(redraw);
   const title = document.querySelector('title');
   if (title) new MutationObserver(fixTitle).observe(title, { childList: true });
