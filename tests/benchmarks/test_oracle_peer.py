@@ -1,0 +1,87 @@
+"""The ceiling study against a peer (``benchmarks/oracle_peer.py``): its oracle reads the true
+deal only while the study runs, plays the solver's best card of the true deal, and lets a
+contract stand when its own side wins the deal as it stands."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from twentynine import arena
+from twentynine.arena import run_arena
+from twentynine.bots.solver import solve
+from twentynine.engine import preset
+from twentynine.engine.actions import Act, Action
+from twentynine.engine.state import Phase
+
+from .modules import ROOT, benchmark
+
+sys.path.insert(0, str(ROOT / "benchmarks"))  # the study imports its sibling ``peers``
+oracle = benchmark("oracle_peer")
+
+
+def test_the_true_deal_is_read_only_inside_the_study() -> None:
+    plain = arena.view
+    with oracle.seeing_everything():
+        assert arena.view is not plain
+        run_arena("random", "random", 1, 3, preset("bhoos"), "bhoos")
+        assert oracle.TRUE["state"].is_over is False  # the last state a seat was asked in
+    assert arena.view is plain
+
+
+def test_the_oracle_plays_a_best_card_of_the_true_deal() -> None:
+    checked: list[Any] = []
+
+    class Checked(oracle.Oracle):  # type: ignore[misc,name-defined]
+        def choose(self, view: Any) -> Action:
+            action = super().choose(view)
+            st = oracle.TRUE["state"]
+            if st.phase is Phase.PLAY and any(a.act is Act.PLAY for a in view.legal):
+                values = solve(st)
+                assert values[action] == max(values.values())
+                checked.append(action)
+            return action
+
+    with oracle.seeing_everything():
+        run_arena(
+            "oracle",
+            "random",
+            2,
+            7,
+            preset("bhoos"),
+            "bhoos",
+            factories=(lambda s: Checked(s, "play"), arena.player_factory("random")),
+        )
+    assert len(checked) >= 16  # two deals at two tables: many cards of ours
+
+
+def test_a_contract_stands_when_it_wins_the_deal_for_us() -> None:
+    seen: list[tuple[bool, Action]] = []
+
+    class Calls(oracle.Oracle):  # type: ignore[misc,name-defined]
+        def choose(self, view: Any) -> Action:
+            action = super().choose(view)
+            st = oracle.TRUE["state"]
+            seat = view.viewer
+            bids = [a for a in view.legal if a.act is Act.BID]
+            passing = any(a.act is Act.PASS for a in view.legal)
+            if st.phase is Phase.AUCTION and bids and passing and st.holder >= 0:
+                makes = oracle.best_trump_points(st, st.holder) >= st.bid
+                ours_wins = ((st.holder & 1) == (seat & 1)) == makes
+                seen.append((ours_wins, action))
+            return action
+
+    with oracle.seeing_everything():
+        run_arena(
+            "oracle",
+            "beginner",
+            6,
+            11,
+            preset("bhoos"),
+            "bhoos",
+            factories=(lambda s: Calls(s, "all"), arena.player_factory("beginner")),
+        )
+    assert seen, "no contested call was met"
+    for ours_wins, action in seen:
+        if ours_wins:
+            assert action.act is Act.PASS
