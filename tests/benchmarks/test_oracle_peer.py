@@ -14,9 +14,9 @@ from twentynine.engine import preset
 from twentynine.engine.actions import Act, Action
 from twentynine.engine.state import Phase
 
-from .modules import ROOT, benchmark
+from .modules import benchmark
 
-sys.path.insert(0, str(ROOT / "benchmarks"))  # the study imports its sibling ``peers``
+sys.modules.setdefault("peers", benchmark("peers"))  # the study imports its sibling ``peers``
 oracle = benchmark("oracle_peer")
 
 
