@@ -16,13 +16,14 @@ Our side plays in this process, in both seats of its team:
   would make with its best trump; as the bidder it names the trump its team takes most points
   with. (The solved contracts have trump shown from the first trick, and the peer's later
   bids are not foreseen: a ceiling, not an exact one);
+- ``--oracle calls``: the auction and the trump as with ``all``, the play the expert's own;
 - ``--oracle none``: the expert unchanged, in this process (the control).
 
 The peer is started and spoken to over the Bhoos protocol exactly as ``benchmarks/peers.py``
 does (its own core, its 1500 ms a deal), through the same arena and the same counting client.
 
     uv run python benchmarks/oracle_peer.py --peer-command /path/to/game29 \\
-        --peer-url http://127.0.0.1:8001 [--oracle play|all|none] [--deals 100] [--seeds 1 2]
+        --peer-url http://127.0.0.1:8001 [--oracle play|calls|all|none] [--deals 100] [--seeds 1 2]
         [--our-cpu 1] [--peer-cpu 0] [--json]
 
 Prints games won with the 95% interval, contracts made and attempted per side, the swings
@@ -100,11 +101,12 @@ class Oracle:
     def choose(self, view: View) -> Action:
         st, seat = TRUE["state"], view.viewer
         assert seat is not None
-        if self.mode == "all" and st.phase is Phase.AUCTION:
+        sees_calls = self.mode in ("calls", "all")
+        if sees_calls and st.phase is Phase.AUCTION:
             call = self._call(st, seat, view.legal)
             if call is not None:
                 return call
-        if self.mode == "all" and st.phase is Phase.TRUMP:
+        if sees_calls and st.phase is Phase.TRUMP:
             suits: dict[int, Action] = {}
             for a in view.legal:
                 if a.act is Act.TRUMP_SUIT:
@@ -143,7 +145,10 @@ def main() -> None:
     ap.add_argument("--peer-url", default="http://127.0.0.1:8001", help="where the peer answers")
     ap.add_argument("--peer-name", default="peer", help="the peer's name in the output")
     ap.add_argument(
-        "--oracle", choices=["play", "all", "none"], default="play", help="what it sees for"
+        "--oracle",
+        choices=["play", "calls", "all", "none"],
+        default="play",
+        help="what it reads the true deal for",
     )
     ap.add_argument("--deals", type=int, default=100, help="duplicate deals per seed")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2], help="arena seeds")
