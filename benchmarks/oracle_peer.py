@@ -53,7 +53,7 @@ from twentynine.bots.solver import best_value, open_state, solve
 from twentynine.engine import RoundState, preset
 from twentynine.engine.actions import Act, Action
 from twentynine.engine.cards import suit_of
-from twentynine.engine.state import Phase
+from twentynine.engine.state import Phase, team_of
 from twentynine.engine.views import View
 
 #: the deal as it truly is, at the moment a seat is asked (set by ``seeing_everything``)
@@ -83,7 +83,7 @@ def bidder_points(st: RoundState, bidder: int, trump: int) -> int:
     solved = open_state(hands, trump, leader=st.first_hand, rules=st.rules, bidder=bidder)
     value = best_value(solved)  # the leader's team's
     total = 29 if st.rules.last_trick_point else 28
-    return value if (st.first_hand & 1) == (bidder & 1) else total - value
+    return value if team_of(st.first_hand) == team_of(bidder) else total - value
 
 
 def best_trump_points(st: RoundState, bidder: int) -> int:
@@ -132,7 +132,7 @@ class Oracle:
             return None  # a forced bid, or no bid left: the expert's
         if st.holder >= 0:
             holder_makes = best_trump_points(st, st.holder) >= st.bid
-            partners = (st.holder & 1) == (seat & 1)
+            partners = team_of(st.holder) == team_of(seat)
             if partners == holder_makes:  # our side wins the deal as it stands
                 return passing
         low = min(bids, key=lambda a: a.arg)

@@ -12,7 +12,7 @@ from twentynine.arena import run_arena
 from twentynine.bots.solver import solve
 from twentynine.engine import preset
 from twentynine.engine.actions import Act, Action
-from twentynine.engine.state import Phase
+from twentynine.engine.state import Phase, team_of
 
 from .modules import benchmark
 
@@ -22,6 +22,7 @@ oracle = benchmark("oracle_peer")
 
 def test_the_true_deal_is_read_only_inside_the_study() -> None:
     plain = arena.view
+    oracle.TRUE.clear()
     with oracle.seeing_everything():
         assert arena.view is not plain
         run_arena("random", "random", 1, 3, preset("bhoos"), "bhoos")
@@ -67,7 +68,7 @@ def test_a_contract_stands_when_it_wins_the_deal_for_us() -> None:
             passing = any(a.act is Act.PASS for a in view.legal)
             if st.phase is Phase.AUCTION and bids and passing and st.holder >= 0:
                 makes = oracle.best_trump_points(st, st.holder) >= st.bid
-                ours_wins = ((st.holder & 1) == (seat & 1)) == makes
+                ours_wins = (team_of(st.holder) == team_of(seat)) == makes
                 seen.append((ours_wins, action))
             return action
 
