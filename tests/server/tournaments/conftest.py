@@ -94,10 +94,21 @@ def finished(doc: dict[str, Any]) -> bool:
     return doc["status"] == "finished"
 
 
+def paired(doc: dict[str, Any]) -> bool:
+    """Round one's matches are made."""
+    return bool(doc["rounds"] and doc["rounds"][0]["matches"])
+
+
 async def start_against_a_bot(org: Client, tid: int) -> dict[str, Any]:
-    """One team of random bots joins the entrants, the tournament starts: its first match."""
-    await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    """One team of random bots joins the entrants, the tournament starts: its first match.
+    The process that takes the start pairs round one before answering only if it holds the
+    tournament's lease; else its owner (another process) pairs it a moment later."""
+    r = await org.post(f"/api/tournaments/{tid}/bots", json={"teams": 1, "level": "random"})
+    assert r.status_code == 201, r.text
     r = await org.post(f"/api/tournaments/{tid}/start")
     assert r.status_code == 200, r.text
-    match: dict[str, Any] = r.json()["rounds"][0]["matches"][0]
+    doc: dict[str, Any] = r.json()
+    if not paired(doc):
+        doc = await wait_for(org, tid, paired, 30)
+    match: dict[str, Any] = doc["rounds"][0]["matches"][0]
     return match
