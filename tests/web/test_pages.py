@@ -232,6 +232,12 @@ async def test_last_trick_on_a_phone_is_shown_in_view(
     )
     assert top is not None and top < 0, top
     await last.evaluate("b => b.click()")  # as a thumb would, with the table out of view
-    shown = await page.locator(".last-trick").bounding_box()
-    assert shown and shown["y"] >= 0 and shown["y"] + shown["height"] <= 844, shown
+    # read in one script as well, once drawn: a redraw may replace the box between two calls
+    handle = await page.wait_for_function(
+        """() => { const box = document.querySelector('.last-trick');
+                   const r = box && box.getBoundingClientRect();
+                   return r && r.height > 0 ? {y: r.top, height: r.height} : null; }"""
+    )
+    shown = await handle.json_value()
+    assert shown["y"] >= 0 and shown["y"] + shown["height"] <= 844, shown
     chromium.assert_clean()
