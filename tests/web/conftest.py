@@ -128,6 +128,23 @@ async def shot(page: Any, name: str, full_page: bool = False) -> Path:
     return path
 
 
+async def boxes_at_once(page: Any, *selectors: str) -> list[dict[str, float]]:
+    """The boxes of the first element each of ``selectors`` names, read in one script once all
+    are drawn: a table redraws as moves arrive, and an element read a moment after another may
+    be a new one, or gone (Playwright's box of a replaced element is None)."""
+    found = await page.wait_for_function(
+        """selectors => {
+          const els = selectors.map(s => document.querySelector(s));
+          if (els.some(el => !el || !el.checkVisibility())) return null;
+          return els.map(el => { const r = el.getBoundingClientRect();
+            return {x: r.x, y: r.y, width: r.width, height: r.height}; });
+        }""",
+        arg=list(selectors),
+    )
+    boxes: list[dict[str, float]] = await found.json_value()
+    return boxes
+
+
 async def toasts_keep_clear_of(page: Any, *selectors: str) -> None:
     """Three messages at once (those of them shown) keep clear of the elements ``selectors`` name
     (each must be there); the latest is shown."""

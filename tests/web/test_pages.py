@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..server.conftest import LiveServer, last_code
-from .conftest import Browser, shot, sign_in_ui
+from .conftest import Browser, boxes_at_once, shot, sign_in_ui
 
 BENGALI_PROFILE = "প্রোফাইল"
 
@@ -175,9 +175,7 @@ async def test_phone_on_its_side_shows_table_and_hand_together(
     await page.locator("section.table-page[data-status=playing]").wait_for()
     await page.locator(".hand .card").first.wait_for()
     await page.evaluate("document.querySelector('.felt').scrollIntoView({block: 'start'})")
-    felt = await page.locator(".felt").bounding_box()
-    hand = await page.locator(".hand").bounding_box()
-    assert felt and hand
+    felt, hand = await boxes_at_once(page, ".felt", ".hand")
     assert hand["x"] >= felt["x"] + felt["width"], (felt, hand)  # beside the table
     assert hand["y"] + hand["height"] <= 390 and felt["y"] >= -1, (felt, hand)  # one screen
     await shot(page, "phone-sideways")
@@ -232,12 +230,6 @@ async def test_last_trick_on_a_phone_is_shown_in_view(
     )
     assert top is not None and top < 0, top
     await last.evaluate("b => b.click()")  # as a thumb would, with the table out of view
-    # read in one script as well, once drawn: a redraw may replace the box between two calls
-    handle = await page.wait_for_function(
-        """() => { const box = document.querySelector('.last-trick');
-                   const r = box && box.getBoundingClientRect();
-                   return r && r.height > 0 ? {y: r.top, height: r.height} : null; }"""
-    )
-    shown = await handle.json_value()
+    (shown,) = await boxes_at_once(page, ".last-trick")
     assert shown["y"] >= 0 and shown["y"] + shown["height"] <= 844, shown
     chromium.assert_clean()
