@@ -21,7 +21,7 @@ from ..ratings import service as ratings
 from ..refusals import Refusal
 from ..safety import service as safety
 from ..tables.models import ChatMessage, GameTable, TableSeat
-from ..tournaments import service as tournaments
+from ..tournaments import account_data as tournaments
 from .models import LoginToken, OIDCIdentity, RateEvent, User, UserSession
 
 #: the name a deleted account's seats and chat lines show

@@ -13,22 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..accounts.models import User
 from ..db import utcnow
 from ..tables.models import GameTable
+from .documents import final_ranking, matches_of
 from .models import Match, Tournament, TournamentLog
 from .owner import match_notices, people, set_result
 from .pairing import knockout_rounds, round_robin_rounds, swiss_max_rounds
 from .rounds import open_round, table_rules
 from .schemas import AdjustResult, Repair
-from .service import (
-    ACTIVE,
-    as_organiser,
-    bump,
-    entries_of,
-    fail,
-    final_ranking,
-    form_teams,
-    log,
-    matches_of,
-)
+from .service import ACTIVE, as_organiser, bump, entries_of, fail, form_teams, log
 
 Notice = tuple[list[int] | None, dict[str, Any]]
 

@@ -27,19 +27,11 @@ from sqlalchemy import or_, select, update
 from ..db import utcnow
 from ..tables.models import TableSeat
 from ..tables.runtime import STANDIN_LEVEL
+from .documents import deals_by_table, final_ranking, live_score, matches_of, table_status
 from .models import Entry, Match, Tournament
 from .results import MatchScore
 from .rounds import next_slots, open_round
-from .service import (
-    Stale,
-    bump,
-    deals_by_table,
-    entries_of,
-    final_ranking,
-    live_score,
-    matches_of,
-    table_status,
-)
+from .service import Stale, bump, entries_of
 
 log = logging.getLogger("twentynine.tournaments")
 

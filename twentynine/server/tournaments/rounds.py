@@ -11,6 +11,7 @@ from ...engine.records import RulesSpec
 from ..db import utcnow
 from ..tables.models import GameTable, TableSeat
 from ..tables.service import new_id
+from .documents import table_of
 from .models import Entry, Match, Tournament
 from .pairing import (
     knockout_first_round,
@@ -18,7 +19,6 @@ from .pairing import (
     round_robin_pairing,
     swiss_pairing,
 )
-from .service import table_of
 
 #: one slot of a round: (slot, kind, first entry, second entry or None for a bye)
 Slot = tuple[int, str, int, int | None]

@@ -16,7 +16,7 @@ from ..deps import MemberUser, OptionalUser, SessionDep
 from ..refusals import refused
 from ..tables.models import GameTable
 from ..tables.service import AccessError
-from . import conduct, service
+from . import conduct, documents, service
 from .models import Tournament
 from .owner import TournamentOwner, match_notices
 from .rounds import table_link
@@ -75,22 +75,22 @@ async def create(body: CreateTournament, request: Request, user: MemberUser, db:
     with _as_http():
         t = await service.create(db, user, body)
     await changed(request, t)
-    return await service.document(db, t, user)
+    return await documents.document(db, t, user)
 
 
 @router.get("")
 async def listing(db: SessionDep, user: OptionalUser) -> list[dict[str, Any]]:
-    return await service.listing(db, user)
+    return await documents.listing(db, user)
 
 
 @router.get("/{tournament_id}")
 async def show(tournament_id: Id, db: SessionDep, user: OptionalUser) -> dict[str, Any]:
-    return await service.document(db, await _tournament(db, tournament_id), user)
+    return await documents.document(db, await _tournament(db, tournament_id), user)
 
 
 async def _after_entry(request: Request, db: Any, t: Tournament, user: User) -> dict[str, Any]:
     await changed(request, t)
-    return await service.document(db, t, user)
+    return await documents.document(db, t, user)
 
 
 @router.post("/{tournament_id}/entries", status_code=201)
@@ -210,7 +210,7 @@ async def start(
         await conduct.start(db, t, user)
     await owner(request).kick(t.id)  # pair round one now (or its owner does, in a moment)
     await db.refresh(t)
-    return await service.document(db, t, user)
+    return await documents.document(db, t, user)
 
 
 @router.post("/{tournament_id}/call")
@@ -248,7 +248,7 @@ async def adjust(
     await changed(request, t)
     await owner(request).kick(t.id)
     await db.refresh(t)
-    return await service.document(db, t, user)
+    return await documents.document(db, t, user)
 
 
 @router.post("/{tournament_id}/matches/{match_id}/conference")
@@ -280,7 +280,7 @@ async def conference(
         if runtime is not None:
             await runtime.relink()
     await changed(request, t)
-    return await service.document(db, t, user)
+    return await documents.document(db, t, user)
 
 
 @router.post("/{tournament_id}/rounds/{round_no}/pairing")
@@ -300,7 +300,7 @@ async def repair(
         await request.app.state.live.send(user_ids or [], message)
     await changed(request, t)
     await owner(request).kick(t.id)
-    return await service.document(db, t, user)
+    return await documents.document(db, t, user)
 
 
 @router.post("/{tournament_id}/end")
@@ -312,7 +312,7 @@ async def end(
         tables = await conduct.end(db, t, user)
     await _close_tables(request, tables)
     await changed(request, t)
-    return await service.document(db, t, user)
+    return await documents.document(db, t, user)
 
 
 # -- exports ---------------------------------------------------------------------------------
@@ -320,7 +320,7 @@ async def end(
 async def export_json(tournament_id: Id, db: SessionDep, user: OptionalUser) -> Response:
     import json
 
-    doc = await service.document(db, await _tournament(db, tournament_id), user)
+    doc = await documents.document(db, await _tournament(db, tournament_id), user)
     return Response(
         json.dumps(doc, ensure_ascii=False, indent=1),
         media_type="application/json",
@@ -335,7 +335,7 @@ async def export_csv(
     user: OptionalUser,
     part: Annotated[str, Query(pattern="^(ranking|matches)$")] = "ranking",
 ) -> Response:
-    doc = await service.document(db, await _tournament(db, tournament_id), user)
+    doc = await documents.document(db, await _tournament(db, tournament_id), user)
     names = {e["id"]: e["name"] for e in doc["entries"]}
     players = {e["id"]: " & ".join(p["name"] for p in e["players"]) for e in doc["entries"]}
     out = io.StringIO()

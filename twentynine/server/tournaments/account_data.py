@@ -1,0 +1,86 @@
+"""What tournaments keep of an account, for the account's owner: the download of its data,
+the events that hold up its deletion, and its entries let go of when it is deleted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .documents import iso
+from .models import Entry, Tournament
+from .service import ACTIVE, bump, log, names_of
+
+
+async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> None:
+    """An entrant's account is being deleted (its name still stored): its entries in events not
+    started are withdrawn (a partner may enter again), and a team name made of the players'
+    first names says ``former`` in its place. An event under way keeps its teams."""
+    rows = await db.execute(
+        select(Entry, Tournament)
+        .join(Tournament, Tournament.id == Entry.tournament_id)
+        .where((Entry.user_id == user_id) | (Entry.partner_id == user_id))
+    )
+    for entry, t in rows.all():
+        players = [i for i in (entry.user_id, entry.partner_id) if i]
+        names = await names_of(db, set(players))
+        changed = entry.name == " & ".join(names.get(i, "") for i in players)
+        if changed:
+            entry.name = " & ".join(former if i == user_id else names.get(i, "") for i in players)
+        if t.status == "registration" and entry.status in ACTIVE:
+            entry.status = "withdrawn"
+            log(db, t, None, "withdrawn", entry=entry.id, account_deleted=True)
+            changed = True
+        if changed:
+            await bump(db, t)
+
+
+async def not_over(db: AsyncSession, organiser_id: int) -> list[str]:
+    """The names of the events ``organiser_id`` organises that are not over (registration or
+    running): only they can run or end them, and their match tables are theirs."""
+    names = await db.scalars(
+        select(Tournament.name)
+        .where(Tournament.organiser_id == organiser_id, Tournament.status != "finished")
+        .order_by(Tournament.id)
+    )
+    return list(names)
+
+
+async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
+    """What tournaments keep of ``user_id`` (the profile's download): the events they organise
+    and their entries, alone or as someone's partner."""
+    organised = await db.scalars(
+        select(Tournament).where(Tournament.organiser_id == user_id).order_by(Tournament.id)
+    )
+    entries = await db.execute(
+        select(Entry, Tournament.name)
+        .join(Tournament, Tournament.id == Entry.tournament_id)
+        .where((Entry.user_id == user_id) | (Entry.partner_id == user_id))
+        .order_by(Entry.id)
+    )
+    return {
+        "tournaments_organised": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "format": t.format,
+                "status": t.status,
+                "created_at": iso(t.created_at),
+            }
+            for t in organised
+        ],
+        "tournament_entries": [
+            {
+                "tournament_id": e.tournament_id,
+                "tournament": name,
+                "entry_id": e.id,
+                "team": e.name,
+                "as": "registered" if e.user_id == user_id else "partner",
+                "status": e.status,
+                "paid": e.paid,
+                "created_at": iso(e.created_at),
+            }
+            for e, name in entries.all()
+        ],
+    }
