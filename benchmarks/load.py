@@ -48,7 +48,8 @@ an action's latency goes (how long a message waits for its socket's reader, how 
 player's move takes from there until its states are written, how long a change waits for the
 table store's writer, the writer's transactions, how late the event loop runs its timers, the
 collector's pauses, each long one's CPU time, the CPU of each of the server's threads, the
-statements run through SQLAlchemy)
+statements run through SQLAlchemy, what the event loop's thread ran while the loop was held
+up, sampled: ``StallSampler``)
 and, for the first middle-generation passes, what they walk: objects by type, the
 references followed by type, what made them (a coroutine's code, a timer's callback) and the
 largest containers.
@@ -309,6 +310,80 @@ def _describe(o: object) -> str:
     return "/".join(type(i).__qualname__ for i in items)
 
 
+class StallSampler:
+    """What the event loop's thread runs while the loop is held up: a heartbeat on the loop
+    every ``beat`` seconds, and a profiling timer (``SIGPROF``, every ``every`` seconds of the
+    process's CPU) whose handler, when the last beat is over ``after`` seconds old, counts the
+    stack it interrupted. The handler runs on the main thread (the event loop's, in the
+    server) at its next bytecode, so a long call into C (SQLite, a socket write) is counted
+    where it returns: no call is favoured for releasing the interpreter's lock, as a sampling
+    thread would favour it. Start and stop it on the main thread."""
+
+    def __init__(self, after: float = 0.015, every: float = 0.002, beat: float = 0.002) -> None:
+        self.after, self.every, self.interval = after, every, beat
+        self.stacks: Counter[tuple[str, ...]] = Counter()
+        self.on = False
+        self.last_beat = 0.0
+        self.previous: Any = None
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.on = True
+
+        def beat() -> None:
+            self.last_beat = time.perf_counter()
+            if self.on:
+                loop.call_later(self.interval, beat)
+
+        beat()
+        self.previous = signal.signal(signal.SIGPROF, self._sample)
+        signal.setitimer(signal.ITIMER_PROF, self.every, self.every)
+
+    def stop(self) -> None:
+        if self.on:
+            self.on = False
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, self.previous or signal.SIG_DFL)
+
+    def _sample(self, _signum: int, frame: Any) -> None:
+        if not self.on or time.perf_counter() - self.last_beat <= self.after:
+            return
+        stack: list[str] = []
+        while frame is not None and len(stack) < 60:
+            code = frame.f_code
+            stack.append(f"{_short_path(code.co_filename)}:{code.co_name}")
+            frame = frame.f_back
+        self.stacks[tuple(reversed(stack))] += 1
+
+    def describe(self, most: int = 15) -> str:
+        total = sum(self.stacks.values())
+        if not total:
+            return "the loop held up: no samples"
+        leaves: Counter[str] = Counter()
+        within: Counter[str] = Counter()
+        for stack, n in self.stacks.items():
+            leaves[stack[-1]] += n
+            for frame in set(stack):
+                within[frame] += n
+        return "\n".join(
+            [
+                f"the loop held up over {self.after * 1000:.0f} ms: {total} samples of its thread",
+                "  running (innermost frame):",
+                *(f"  {n:6d}  {f}" for f, n in leaves.most_common(most)),
+                "  within (any frame of the stack):",
+                *(f"  {n:6d}  {f}" for f, n in within.most_common(most * 2)),
+            ]
+        )
+
+
+def _short_path(path: str) -> str:
+    """A code file's path from the package (or the library) on."""
+    for mark in ("/twentynine/", "/site-packages/", "/lib/python"):
+        if mark in path:
+            return path[path.index(mark) + 1 :]
+    return path
+
+
 class Timing:
     """Where an action's latency goes, measured inside the server from ``start()`` on: how
     long a message read from a socket waits for its reader, a player's move (the reader's
@@ -339,6 +414,7 @@ class Timing:
         #: (perf_counter at the end, what, seconds)
         self.stalls: list[tuple[float, str, float]] = []
         self.gc = GcPauses()
+        self.sampler = StallSampler()
         timing = self
         save, write, add_deal = TableStore.save, TableStore._write, TableStore.add_deal
 
@@ -400,14 +476,31 @@ class Timing:
 
         async def timed_act(runtime: TableRuntime, *args: Any, **kwargs: Any) -> None:
             t0, read_at = time.perf_counter(), timing.read_at  # (its reader took it just now)
+            cpu0 = time.thread_time()
             try:
                 await act(runtime, *args, **kwargs)
             finally:
-                timing.took(t0, timing.moves, "a player's move", over=0.005)
+                cpu = (time.thread_time() - cpu0) * 1000  # the loop's, whatever task it ran
+                what = f"a player's move (the loop's CPU meanwhile {cpu:.1f} ms)"
+                timing.took(t0, timing.moves, what, over=0.005)
                 if timing.on and read_at:
                     timing.in_server.append(time.perf_counter() - read_at)
 
         TableRuntime.act = timed_act  # type: ignore[method-assign]
+
+        from twentynine.server import heap
+
+        retire = heap.retire
+        self.retires: list[float] = []
+
+        def timed_retire() -> None:
+            t0 = time.perf_counter()
+            try:
+                retire()
+            finally:  # every one into the timeline: when they come matters, not only how long
+                timing.took(t0, timing.retires, "the collector's survivors retired", over=0.0)
+
+        heap.retire = timed_retire
 
         from twentynine.server.sockets import Inbox
 
@@ -464,6 +557,7 @@ class Timing:
         self.on = True
         self.t0 = time.perf_counter()
         self.gc.reset()
+        self.sampler.start()
         self.threads_at_start = thread_cpu()
         asyncio.get_running_loop().create_task(self._ticks())
 
@@ -471,17 +565,33 @@ class Timing:
         """The measured window is over (the sockets closing after it are not counted)."""
         self.on = False
         self.gc.stop()
+        self.sampler.stop()
         self.threads_at_stop = thread_cpu()
 
     async def _ticks(self) -> None:
         loop = asyncio.get_running_loop()
         while self.on:
-            t0 = loop.time()
+            t0, all0 = loop.time(), time.process_time()
+            r0 = resource.getrusage(resource.RUSAGE_THREAD)
             await asyncio.sleep(0.01)
             lag = loop.time() - t0 - 0.01
             self.lags.append(lag)
             if lag > 0.02:
-                self.stalls.append((time.perf_counter(), "event loop late", lag))
+                # the CPU over the tick, the loop's thread's (in the kernel too, and the page
+                # faults) and the process's: the loop's near the tick's length, it was busy;
+                # far below, it waited: for another of our threads (the process's CPU higher),
+                # or for the kernel's scheduler or a disk
+                r1 = resource.getrusage(resource.RUSAGE_THREAD)
+                cpu = (r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1000
+                others = (time.process_time() - all0) * 1000 - cpu
+                what = (
+                    f"event loop late (CPU in the {(lag + 0.01) * 1000:.0f} ms: its own"
+                    f" {cpu:.0f} ms, {(r1.ru_stime - r0.ru_stime) * 1000:.0f} of it in the"
+                    f" kernel, {r1.ru_minflt - r0.ru_minflt} page faults,"
+                    f" {r1.ru_nivcsw - r0.ru_nivcsw} times preempted;"
+                    f" other threads' {others:.0f} ms)"
+                )
+                self.stalls.append((time.perf_counter(), what, lag))
 
     def describe(self) -> str:
         def ms(values: list[float]) -> str:
@@ -501,7 +611,7 @@ class Timing:
             self.stalls + [(t, f"collector, generation {g}", p) for t, g, p in self.gc.long]
         )
         timeline = [
-            f"  {t - self.t0:7.3f} s  {p * 1000:6.1f} ms  {what}" for t, what, p in stalls[:60]
+            f"  {t - self.t0:7.3f} s  {p * 1000:6.1f} ms  {what}" for t, what, p in stalls[:150]
         ]
         return "\n".join(
             [
@@ -515,6 +625,7 @@ class Timing:
                 f"deal records: {ms(self.deals)}",
                 f"writes on the event loop's thread: {ms(self.inline)}",
                 f"checkpoints (the store's thread): {ms(self.checkpoints)}",
+                f"the collector's survivors retired (server/heap.py): {ms(self.retires)}",
                 f"event loop lateness (10 ms timer): {ms(self.lags)}",
                 self.gc.describe(),
                 "CPU by thread in the window (s): "
@@ -526,6 +637,7 @@ class Timing:
                 *(f"  {n:7d}  {text}" for text, n in self.statements.most_common(15)),
                 f"stalls (from the run's start; {len(stalls)} in all):",
                 *timeline,
+                self.sampler.describe(),
             ]
         )
 
