@@ -399,6 +399,7 @@ class Timing:
 
         self.on = False
         self.t0 = 0.0
+        self.wall0 = 0.0
         self.saves: list[float] = []
         self.writes: list[tuple[int, int, float]] = []  # changes, deal records, seconds
         self.deals: list[float] = []
@@ -556,6 +557,7 @@ class Timing:
     def start(self) -> None:
         self.on = True
         self.t0 = time.perf_counter()
+        self.wall0 = time.time()  # to line the timeline up with other records of the run
         self.gc.reset()
         self.sampler.start()
         self.threads_at_start = thread_cpu()
@@ -635,7 +637,8 @@ class Timing:
                 ),
                 f"statements through SQLAlchemy ({sum(self.statements.values())}):",
                 *(f"  {n:7d}  {text}" for text, n in self.statements.most_common(15)),
-                f"stalls (from the run's start; {len(stalls)} in all):",
+                f"stalls (from the run's start, {self.wall0:.3f} in Unix time;"
+                f" {len(stalls)} in all):",
                 *timeline,
                 self.sampler.describe(),
             ]

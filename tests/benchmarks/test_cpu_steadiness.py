@@ -1,0 +1,27 @@
+"""The CPU steadiness probe finds the windows whose work cost more than usual, and counts a run
+of such windows as one episode."""
+
+from __future__ import annotations
+
+from .modules import benchmark
+
+steadiness = benchmark("cpu_steadiness")
+
+
+def test_windows_whose_pieces_cost_more_are_found_and_grouped() -> None:
+    rows = [(i / 1000, 20e-6) for i in range(3000)]  # 3 s of pieces at 20 us
+    for i in range(500, 700):  # 0.5-0.7 s: four times the cost
+        rows[i] = (rows[i][0], 80e-6)
+    for i in range(2100, 2150):  # half of the window from 2.1 s: twice over it, 1.5x
+        rows[i] = (rows[i][0], 40e-6)
+    slow = steadiness.slow_windows(rows)
+    assert slow == [(0.5, 4.0), (0.6, 4.0), (2.1, 1.5)]
+    assert steadiness.episodes(slow) == [0.5, 2.1]
+    assert steadiness.slow_windows(rows, factor=2.0) == [(0.5, 4.0), (0.6, 4.0)]
+    assert steadiness.slow_windows([]) == []
+
+
+def test_a_short_sample_times_every_piece() -> None:
+    rows = steadiness.sample(0.2)
+    assert len(rows) > 50
+    assert sum(cpu > 0 for _, cpu in rows) > len(rows) // 2
