@@ -21,6 +21,7 @@ import os
 import statistics
 import time
 from collections import defaultdict
+from typing import Any
 
 
 def piece(n: int = 400) -> int:
@@ -75,28 +76,35 @@ def episodes(windows: list[tuple[float, float]], window: float = 0.1) -> list[fl
     return starts
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=15.0)
-    parser.add_argument("--factor", type=float, default=1.5)
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    rows = sample(args.seconds)
-    slow = slow_windows(rows, factor=args.factor)
+def measure(seconds: float, factor: float = 1.5) -> dict[str, Any]:
+    """Sample for ``seconds`` and sum it up (``benchmarks/load.py`` takes it before a run)."""
+    rows = sample(seconds)
+    slow = slow_windows(rows, factor=factor)
     runs = episodes(slow)
     gaps = [b - a for a, b in itertools.pairwise(runs)]
-    out = {
-        "seconds": args.seconds,
+    return {
+        "seconds": seconds,
+        "factor": factor,
         "pieces": len(rows),
         "piece_cpu_us_median": round(statistics.median(c for _, c in rows) * 1e6, 1),
         "slow_windows": len(slow),
-        "slow_window_share": round(len(slow) / max(1.0, args.seconds / 0.1), 3),
+        "slow_window_share": round(len(slow) / max(1.0, seconds / 0.1), 3),
         "worst_ratio": max((r for _, r in slow), default=None),
         "episodes": len(runs),
         "episode_gap_s_median": round(statistics.median(gaps), 2) if gaps else None,
         "cpus": sorted(os.sched_getaffinity(0)),
         "windows": slow,
     }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--factor", type=float, default=1.5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    out = measure(args.seconds, args.factor)
+    slow = out["windows"]
     if args.json:
         print(json.dumps(out))
         return

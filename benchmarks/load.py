@@ -37,7 +37,7 @@ is bounded in count and time.
     uv run python benchmarks/load.py [--tables N] [--rate R] [--seconds S] [--order fifo|random]
         [--json] [--url URL]
         [--pid PID] [--no-floor] [--stack-floor] [--no-compression] [--no-live]
-        [--profile cpu|memory|timing] [--next-deal S]
+        [--profile cpu|memory|timing] [--next-deal S] [--steadiness S]
 
 ``--profile cpu`` runs the same app under cProfile, from the moment every socket is connected
 until the measured window's last action is in (not the sockets closing after it), in a wrapper
@@ -1622,6 +1622,20 @@ async def run_floor(
     return result.summary()
 
 
+def cpu_steadiness(seconds: float) -> dict[str, Any]:
+    """``benchmarks/cpu_steadiness.py``'s measure of this machine, without its windows: a
+    run's figures are read against it (a CPU that slows for a tenth of a second at a time
+    gives the server that nears a full core its bad seconds)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        import cpu_steadiness as steadiness  # a script beside this one
+    finally:
+        sys.path.pop(0)
+    out: dict[str, Any] = steadiness.measure(seconds)
+    out.pop("windows")
+    return out
+
+
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     def log(text: str) -> None:
         if not args.json:
@@ -1641,6 +1655,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
         "load_average_before": round(os.getloadavg()[0], 2),
     }
+    if args.steadiness > 0:
+        log(f"how steady this machine's CPU is: {args.steadiness:.0f} s")
+        result["machine"]["cpu_steadiness"] = cpu_steadiness(args.steadiness)
     with tempfile.TemporaryDirectory(prefix="tn-load-") as tmp:
         work = Path(args.keep or tmp)
         work.mkdir(parents=True, exist_ok=True)
@@ -1725,6 +1742,15 @@ def report(result: dict[str, Any]) -> None:
         f"load average {result['load_average_before']} before, "
         f"{result['load_average_after']} after)"
     )
+    steady = result["machine"].get("cpu_steadiness")
+    if steady:
+        print(
+            f"this machine's CPU before the run ({steady['seconds']:.0f} s of"
+            f" benchmarks/cpu_steadiness.py): {steady['slow_window_share']:.1%} of 100-ms windows"
+            f" at {steady['factor']}x the median work's cost or more"
+            + (f" (worst {steady['worst_ratio']}x)" if steady["worst_ratio"] else "")
+            + f", {steady['episodes']} episodes"
+        )
     if "setup_seconds" in result["ours"]:
         print(f"setup (sign-in, tables): {result['ours']['setup_seconds']} s")
     line("ours", result["ours"])
@@ -1775,6 +1801,12 @@ def main() -> None:
     p.add_argument("--profile", choices=("cpu", "memory", "timing"), default=None)
     p.add_argument("--next-deal", type=float, default=0.5, help="the started server's pause")
     p.add_argument("--setup-concurrency", type=int, default=8)
+    p.add_argument(
+        "--steadiness",
+        type=float,
+        default=5.0,
+        help="seconds of benchmarks/cpu_steadiness.py's measure before the run (0: none)",
+    )
     p.add_argument("--keep", default="", help="a folder for the server's data and log, kept")
     p.add_argument("--_floor-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--_pad", type=int, default=3000, help=argparse.SUPPRESS)

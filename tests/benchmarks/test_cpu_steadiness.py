@@ -25,3 +25,11 @@ def test_a_short_sample_times_every_piece() -> None:
     rows = steadiness.sample(0.2)
     assert len(rows) > 50
     assert sum(cpu > 0 for _, cpu in rows) > len(rows) // 2
+
+
+def test_the_load_benchmark_takes_the_measure_without_its_windows() -> None:
+    measure = benchmark("load").cpu_steadiness(0.3)
+    assert measure["pieces"] > 50 and measure["seconds"] == 0.3
+    assert 0.0 <= measure["slow_window_share"] <= 1.0
+    assert measure["slow_windows"] >= measure["episodes"] >= 0
+    assert "windows" not in measure
