@@ -38,6 +38,11 @@ is bounded in count and time.
         [--json] [--url URL]
         [--pid PID] [--no-floor] [--stack-floor] [--no-compression] [--no-live]
         [--profile cpu|memory|timing] [--next-deal S] [--steadiness S]
+        [--server-cpu N] [--client-cpu N]
+
+``--server-cpu N --client-cpu M`` hold each server (ours, then the floor) to CPU N and this
+client to CPU M, so that the client's work and the server's do not take turns on the same
+core; by default each may run on any.
 
 ``--profile cpu`` runs the same app under cProfile, from the moment every socket is connected
 until the measured window's last action is in (not the sockets closing after it), in a wrapper
@@ -123,14 +128,33 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+#: the CPU every server process is held to (``--server-cpu``), None for any
+SERVER_CPU: int | None = None
+
+
+def _hold_to(cpu: int) -> Callable[[], None]:
+    """For ``Popen``'s ``preexec_fn``: the child, and every thread it starts, on ``cpu`` only."""
+
+    def hold() -> None:
+        os.sched_setaffinity(0, {cpu})
+
+    return hold
+
+
 class Process:
-    """A child process on a loopback port, stopped (SIGTERM, then SIGKILL) on exit."""
+    """A child process on a loopback port, stopped (SIGTERM, then SIGKILL) on exit; held to
+    ``SERVER_CPU`` when that is set."""
 
     def __init__(self, argv: list[str], port: int, env: dict[str, str], log: Path) -> None:
         self.port = port
         self.log = log
         self.proc = subprocess.Popen(
-            argv, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT, cwd=Path.cwd()
+            argv,
+            env=env,
+            stdout=log.open("ab"),
+            stderr=subprocess.STDOUT,
+            cwd=Path.cwd(),
+            preexec_fn=None if SERVER_CPU is None else _hold_to(SERVER_CPU),
         )
 
     @property
@@ -1653,6 +1677,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "server_deflate": server_deflate(),
         "open_files_limit": limit,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "server_cpu": args.server_cpu,
+        "client_cpu": args.client_cpu,
         "load_average_before": round(os.getloadavg()[0], 2),
     }
     if args.steadiness > 0:
@@ -1742,6 +1768,11 @@ def report(result: dict[str, Any]) -> None:
         f"load average {result['load_average_before']} before, "
         f"{result['load_average_after']} after)"
     )
+    if result.get("server_cpu") is not None or result.get("client_cpu") is not None:
+        print(
+            f"held to CPUs: the servers {result.get('server_cpu', 'any')}, "
+            f"this client {result.get('client_cpu', 'any')}"
+        )
     steady = result["machine"].get("cpu_steadiness")
     if steady:
         print(
@@ -1807,6 +1838,18 @@ def main() -> None:
         default=5.0,
         help="seconds of benchmarks/cpu_steadiness.py's measure before the run (0: none)",
     )
+    p.add_argument(
+        "--server-cpu",
+        type=int,
+        default=None,
+        help="hold each server (ours, the floor) to this CPU (default: any)",
+    )
+    p.add_argument(
+        "--client-cpu",
+        type=int,
+        default=None,
+        help="hold this client to this CPU (default: any)",
+    )
     p.add_argument("--keep", default="", help="a folder for the server's data and log, kept")
     p.add_argument("--_floor-server", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--_pad", type=int, default=3000, help=argparse.SUPPRESS)
@@ -1834,6 +1877,14 @@ def main() -> None:
         p.error("--tables ≥ 1, --rate > 0 and 0 < --seconds ≤ 3600")
     if args.url and args.profile:
         p.error("--profile starts its own server; leave out --url")
+    cpus = os.sched_getaffinity(0)
+    for cpu in (args.server_cpu, args.client_cpu):
+        if cpu is not None and cpu not in cpus:
+            p.error(f"CPU {cpu} is not one of this machine's {sorted(cpus)}")
+    global SERVER_CPU
+    SERVER_CPU = args.server_cpu
+    if args.client_cpu is not None:  # before the client starts a thread, so they all follow
+        os.sched_setaffinity(0, {args.client_cpu})
     result = run_client(main_async(args))
     if args.json:
         result["ours"].pop("profile_text", None)
