@@ -34,6 +34,11 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
+def utc_iso(at: dt.datetime | None) -> str | None:
+    """A stored time (UTC, kept without its zone) as ISO 8601 with its offset; None for none."""
+    return at.replace(tzinfo=dt.UTC).isoformat() if at else None
+
+
 def make_engine(url: str) -> AsyncEngine:
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]

@@ -4,7 +4,6 @@ PostgreSQL, the write lock on SQLite), so passes on two processes never seat one
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +11,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
-from ..db import utcnow
+from ..db import utc_iso, utcnow
 from ..ratings.service import shown_ratings
 from ..safety.service import blocked_between
 from ..tables.models import GameTable, TableSeat
@@ -77,10 +76,6 @@ async def table_closed(db: AsyncSession, table_id: str) -> bool:
     return status in (None, "closed")
 
 
-def _iso(at: dt.datetime | None) -> str | None:
-    return at.replace(tzinfo=dt.UTC).isoformat() if at else None
-
-
 async def status(db: AsyncSession, user: User) -> dict[str, Any]:
     row = await db.get(QueueEntry, user.id)
     now = utcnow()
@@ -89,7 +84,7 @@ async def status(db: AsyncSession, user: User) -> dict[str, Any]:
     return {
         "queued": waiting,
         "waiting": await waiting_count(db),
-        "since": _iso(row.joined_at) if waiting and row else None,
+        "since": utc_iso(row.joined_at) if waiting and row else None,
         "rating": round(row.rating) if row else None,
         "band": round(band(waited)) if waiting else None,
         "table_id": row.table_id if row is not None else None,

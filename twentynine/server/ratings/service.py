@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
-from ..db import utcnow
+from ..db import utc_iso, utcnow
 from .calc import NEW, PROVISIONAL_GAMES, Skill, display, rate, result_of
 from .models import PlayerRating, RatedGame, RatingChange
 
@@ -89,10 +89,6 @@ async def rate_game(
     return True
 
 
-def _iso(at: dt.datetime | None) -> str | None:
-    return at.replace(tzinfo=dt.UTC).isoformat() if at else None
-
-
 def rating_json(user_id: int, row: PlayerRating | None) -> dict[str, Any]:
     mu, sigma = (row.mu, row.sigma) if row else (NEW.mu, NEW.sigma)
     games = row.games if row else 0
@@ -108,7 +104,7 @@ def rating_json(user_id: int, row: PlayerRating | None) -> dict[str, Any]:
 
 def change_json(c: RatingChange) -> dict[str, Any]:
     return {
-        "at": _iso(c.at),
+        "at": utc_iso(c.at),
         "table_id": c.table_id,
         "game_no": c.game_no,
         "result": c.result,
@@ -169,7 +165,7 @@ async def _your_place(db: AsyncSession, me: int, eligible: Any) -> dict[str, Any
     """Your rating, and your rank among the eligible (None when you are not one of them)."""
     mine = await db.get(PlayerRating, me)
     you = {**rating_json(me, mine), "rank": None}
-    you["last_game_at"] = _iso(mine.last_game_at if mine else None)
+    you["last_game_at"] = utc_iso(mine.last_game_at if mine else None)
     ranked = select(PlayerRating.user_id).join(User, User.id == PlayerRating.user_id)
     if mine is not None and await db.scalar(ranked.where(eligible, User.id == me)) is not None:
         higher = await db.scalar(

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
 from ..accounts.service import rate_limited
-from ..db import utcnow
+from ..db import utc_iso, utcnow
 from ..friends.models import Friendship
 from ..tables.models import ChatMessage, GameTable, TableSeat
 from .models import ChatMute, ChatReport, UserBlock
@@ -167,7 +167,7 @@ def line_json(row: ChatMessage) -> dict[str, Any]:
         "name": row.name,
         "user_id": row.user_id,
         "text": row.text,
-        "at": row.created_at.replace(tzinfo=dt.UTC).isoformat() if row.created_at else None,
+        "at": utc_iso(row.created_at),
     }
 
 
@@ -237,9 +237,6 @@ async def report(
 
 
 def report_json(row: ChatReport, reporter: str) -> dict[str, Any]:
-    def iso(at: dt.datetime | None) -> str | None:
-        return at.replace(tzinfo=dt.UTC).isoformat() if at else None
-
     return {
         "id": row.id,
         "message_id": row.message_id,
@@ -252,8 +249,8 @@ def report_json(row: ChatReport, reporter: str) -> dict[str, Any]:
         "reporter_id": row.reporter_id,
         "reporter_name": reporter,
         "status": row.status,
-        "created_at": iso(row.created_at),
-        "closed_at": iso(row.closed_at),
+        "created_at": utc_iso(row.created_at),
+        "closed_at": utc_iso(row.closed_at),
     }
 
 
@@ -295,7 +292,7 @@ async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
             .join(model, model.target_id == User.id)
             .where(model.owner_id == user_id)
         )
-        return [{"user_id": i, "first_name": n, "since": _iso(at)} for i, n, at in rows.all()]
+        return [{"user_id": i, "first_name": n, "since": utc_iso(at)} for i, n, at in rows.all()]
 
     reported = await db.scalars(select(ChatReport).where(ChatReport.reporter_id == user_id))
     return {
@@ -307,7 +304,7 @@ async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
                 "text": r.text,
                 "reason": r.reason,
                 "status": r.status,
-                "at": _iso(r.created_at),
+                "at": utc_iso(r.created_at),
             }
             for r in reported
         ],
@@ -320,7 +317,3 @@ async def forget(db: AsyncSession, user_id: int) -> None:
         await db.execute(
             delete(model).where(or_(model.owner_id == user_id, model.target_id == user_id))
         )
-
-
-def _iso(at: dt.datetime | None) -> str | None:
-    return at.replace(tzinfo=dt.UTC).isoformat() if at else None

@@ -3,7 +3,6 @@ view functions only), and the events of each version."""
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from typing import Any
 
@@ -13,6 +12,7 @@ from ...engine import event_json
 from ...engine.events import Event
 from ...engine.game import GameOver, ScoreChanged, totals_json
 from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
+from ..db import utc_iso
 from .base import TableParts
 from .connection import OUTBOX_LIMIT, Connection, Message, encoded
 from .history import deal_events
@@ -212,14 +212,13 @@ class Broadcast(TableParts):
 
 
 def chat_json(row: Any) -> dict[str, Any]:
-    at = row.created_at
     return {
         "id": row.id,
         "name": row.name,
         "user_id": row.user_id,
         "spectator": row.spectator,
         "text": row.text,
-        "at": at.replace(tzinfo=dt.UTC).isoformat() if at else None,
+        "at": utc_iso(row.created_at),
     }
 
 

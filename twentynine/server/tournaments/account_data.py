@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from .documents import iso
+from ..db import utc_iso
 from .models import Entry, Tournament
 from .service import ACTIVE, bump, log, names_of
 
@@ -66,7 +66,7 @@ async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
                 "name": t.name,
                 "format": t.format,
                 "status": t.status,
-                "created_at": iso(t.created_at),
+                "created_at": utc_iso(t.created_at),
             }
             for t in organised
         ],
@@ -79,7 +79,7 @@ async def your_data(db: AsyncSession, user_id: int) -> dict[str, Any]:
                 "as": "registered" if e.user_id == user_id else "partner",
                 "status": e.status,
                 "paid": e.paid,
-                "created_at": iso(e.created_at),
+                "created_at": utc_iso(e.created_at),
             }
             for e, name in entries.all()
         ],

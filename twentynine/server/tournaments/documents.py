@@ -4,7 +4,6 @@ document (what only entrants and the organiser may see left out for the rest).""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
-from ..db import utcnow
+from ..db import utc_iso, utcnow
 from ..history.models import DealHistory
 from ..tables.models import GameTable
 from .models import Entry, Match, Tournament
@@ -85,10 +84,6 @@ def final_ranking(t: Tournament, teams: Sequence[Entry], matches: Sequence[Match
     return [[line.rank, line.entry] for line in table_of(t, teams, matches)]
 
 
-def iso(when: dt.datetime | None) -> str | None:
-    return None if when is None else when.replace(tzinfo=dt.UTC).isoformat()
-
-
 def summary(t: Tournament, organiser: str, teams: int) -> dict[str, Any]:
     return {
         "id": t.id,
@@ -101,8 +96,8 @@ def summary(t: Tournament, organiser: str, teams: int) -> dict[str, Any]:
         "max_teams": t.max_teams,
         "current_round": t.current_round,
         "registration_open": registration_open(t, utcnow()),
-        "registration_opens_at": iso(t.opens_at),
-        "registration_closes_at": iso(t.closes_at),
+        "registration_opens_at": utc_iso(t.opens_at),
+        "registration_closes_at": utc_iso(t.closes_at),
     }
 
 
@@ -203,8 +198,8 @@ async def document(db: AsyncSession, t: Tournament, viewer: User | None) -> dict
         conference_url=t.conference_url if insider else "",
         entry_note=t.entry_note,
         version=t.version,
-        started_at=iso(t.started_at),
-        finished_at=iso(t.finished_at),
+        started_at=utc_iso(t.started_at),
+        finished_at=utc_iso(t.finished_at),
         you={
             "user_id": viewer.id if viewer else None,
             "organiser": viewer is not None and viewer.id == t.organiser_id,
