@@ -97,6 +97,20 @@ def measure(seconds: float, factor: float = 1.5) -> dict[str, Any]:
     }
 
 
+def describe(out: dict[str, Any], seconds: float, factor: float) -> str:
+    """``measure``'s result in one line; a steady run says so instead of a worst and a gap."""
+    line = (
+        f"{out['pieces']} pieces over {seconds:.0f} s on CPUs {out['cpus']}: median "
+        f"{out['piece_cpu_us_median']} us of CPU; {out['slow_windows']} windows of 100 ms at "
+        f">= {factor}x it ({out['slow_window_share']:.1%} of the time"
+    )
+    if not out["slow_windows"]:
+        return line + "): steady throughout"
+    line += f", worst {out['worst_ratio']}x), in {out['episodes']} episodes"
+    gap = out["episode_gap_s_median"]
+    return line + ("" if gap is None else f", a median {gap} s apart")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=15.0)
@@ -104,18 +118,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     out = measure(args.seconds, args.factor)
-    slow = out["windows"]
     if args.json:
         print(json.dumps(out))
         return
-    print(
-        f"{out['pieces']} pieces over {args.seconds:.0f} s on CPUs {out['cpus']}: median "
-        f"{out['piece_cpu_us_median']} us of CPU; {out['slow_windows']} windows of 100 ms at "
-        f">= {args.factor}x it ({out['slow_window_share']:.1%} of the time, worst "
-        f"{out['worst_ratio']}x), in {out['episodes']} episodes, "
-        f"a median {out['episode_gap_s_median']} s apart"
-    )
-    for t, ratio in slow:
+    print(describe(out, args.seconds, args.factor))
+    for t, ratio in out["windows"]:
         print(f"  {t:7.1f} s  {ratio:.1f}x")
 
 

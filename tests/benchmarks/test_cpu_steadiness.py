@@ -33,3 +33,19 @@ def test_the_load_benchmark_takes_the_measure_without_its_windows() -> None:
     assert 0.0 <= measure["slow_window_share"] <= 1.0
     assert measure["slow_windows"] >= measure["episodes"] >= 0
     assert "windows" not in measure
+
+
+def test_the_line_says_a_steady_run_is_steady_and_names_a_slow_runs_worst() -> None:
+    base = {"pieces": 100, "cpus": [0], "piece_cpu_us_median": 20.0, "slow_window_share": 0.0}
+    steady = {**base, "slow_windows": 0, "worst_ratio": None, "episodes": 0}
+    steady["episode_gap_s_median"] = None
+    line = steadiness.describe(steady, 15, 1.5)
+    assert line.endswith("(0.0% of the time): steady throughout")
+    assert "None" not in line
+    slow = {**base, "slow_windows": 3, "slow_window_share": 0.02, "worst_ratio": 4.0}
+    slow.update(episodes=2, episode_gap_s_median=1.6)
+    assert steadiness.describe(slow, 15, 1.5).endswith(
+        "(2.0% of the time, worst 4.0x), in 2 episodes, a median 1.6 s apart"
+    )
+    once = {**slow, "episodes": 1, "episode_gap_s_median": None}
+    assert steadiness.describe(once, 15, 1.5).endswith("worst 4.0x), in 1 episodes")
