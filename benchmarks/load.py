@@ -128,10 +128,6 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-#: the CPU every server process is held to (``--server-cpu``), None for any
-SERVER_CPU: int | None = None
-
-
 def _hold_to(cpu: int) -> Callable[[], None]:
     """For ``Popen``'s ``preexec_fn``: the child, and every thread it starts, on ``cpu`` only."""
 
@@ -143,9 +139,11 @@ def _hold_to(cpu: int) -> Callable[[], None]:
 
 class Process:
     """A child process on a loopback port, stopped (SIGTERM, then SIGKILL) on exit; held to
-    ``SERVER_CPU`` when that is set."""
+    ``cpu`` when one is given (``--server-cpu``)."""
 
-    def __init__(self, argv: list[str], port: int, env: dict[str, str], log: Path) -> None:
+    def __init__(
+        self, argv: list[str], port: int, env: dict[str, str], log: Path, cpu: int | None = None
+    ) -> None:
         self.port = port
         self.log = log
         self.proc = subprocess.Popen(
@@ -154,7 +152,7 @@ class Process:
             stdout=log.open("ab"),
             stderr=subprocess.STDOUT,
             cwd=Path.cwd(),
-            preexec_fn=None if SERVER_CPU is None else _hold_to(SERVER_CPU),
+            preexec_fn=None if cpu is None else _hold_to(cpu),
         )
 
     @property
@@ -187,7 +185,9 @@ class Process:
                 self.proc.wait(10)
 
 
-def start_server(data_dir: Path, port: int, next_deal: float, profile: str) -> Process:
+def start_server(
+    data_dir: Path, port: int, next_deal: float, profile: str, cpu: int | None = None
+) -> Process:
     env = {
         **os.environ,
         "TWENTYNINE_SECRET_KEY": uuid.uuid4().hex,
@@ -201,7 +201,7 @@ def start_server(data_dir: Path, port: int, next_deal: float, profile: str) -> P
     else:
         argv = [sys.executable, "-m", "twentynine.cli", "serve", "--port", str(port)]
         argv += ["--data-dir", str(data_dir), "--dev", "--log-level", "warning"]
-    return Process(argv, port, env, data_dir / "server.log")
+    return Process(argv, port, env, data_dir / "server.log", cpu)
 
 
 class GcPauses:
@@ -1535,7 +1535,7 @@ async def run_ours(
     try:
         if not base:
             port = free_port()
-            server = start_server(work, port, args.next_deal, args.profile or "")
+            server = start_server(work, port, args.next_deal, args.profile or "", args.server_cpu)
             base = f"http://127.0.0.1:{port}"
             await server.wait_ready("/healthz")
             pid = server.pid
@@ -1617,7 +1617,7 @@ async def run_floor(
     if stack:
         argv.append("--_stack")
     name = "stack-floor" if stack else "floor"
-    floor = Process(argv, port, dict(os.environ), work / f"{name}.log")
+    floor = Process(argv, port, dict(os.environ), work / f"{name}.log", args.server_cpu)
     try:
         await floor.wait_ready("/healthz")
         log(f"{name} server on port {port} (pid {floor.pid}), states of {pad} bytes")
@@ -1646,16 +1646,21 @@ async def run_floor(
     return result.summary()
 
 
+def _steadiness_script() -> Any:
+    """``benchmarks/cpu_steadiness.py``, a script beside this one, as a module."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        import cpu_steadiness
+    finally:
+        sys.path.pop(0)
+    return cpu_steadiness
+
+
 def cpu_steadiness(seconds: float) -> dict[str, Any]:
     """``benchmarks/cpu_steadiness.py``'s measure of this machine, without its windows: a
     run's figures are read against it (a CPU that slows for a tenth of a second at a time
     gives the server that nears a full core its bad seconds)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    try:
-        import cpu_steadiness as steadiness  # a script beside this one
-    finally:
-        sys.path.pop(0)
-    out: dict[str, Any] = steadiness.measure(seconds)
+    out: dict[str, Any] = _steadiness_script().measure(seconds)
     out.pop("windows")
     return out
 
@@ -1717,6 +1722,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def held_line(server_cpu: int | None, client_cpu: int | None) -> str:
+    """The report's line for ``--server-cpu`` and ``--client-cpu``; empty when neither."""
+    if server_cpu is None and client_cpu is None:
+        return ""
+    server, client = ("any" if cpu is None else cpu for cpu in (server_cpu, client_cpu))
+    return f"held to CPUs: the servers {server}, this client {client}"
+
+
 def report(result: dict[str, Any]) -> None:
     def line(name: str, r: dict[str, Any]) -> None:
         lat = r["latency_ms"]
@@ -1768,20 +1781,13 @@ def report(result: dict[str, Any]) -> None:
         f"load average {result['load_average_before']} before, "
         f"{result['load_average_after']} after)"
     )
-    if result.get("server_cpu") is not None or result.get("client_cpu") is not None:
-        print(
-            f"held to CPUs: the servers {result.get('server_cpu', 'any')}, "
-            f"this client {result.get('client_cpu', 'any')}"
-        )
+    held = held_line(result.get("server_cpu"), result.get("client_cpu"))
+    if held:
+        print(held)
     steady = result["machine"].get("cpu_steadiness")
     if steady:
-        print(
-            f"this machine's CPU before the run ({steady['seconds']:.0f} s of"
-            f" benchmarks/cpu_steadiness.py): {steady['slow_window_share']:.1%} of 100-ms windows"
-            f" at {steady['factor']}x the median work's cost or more"
-            + (f" (worst {steady['worst_ratio']}x)" if steady["worst_ratio"] else "")
-            + f", {steady['episodes']} episodes"
-        )
+        line = _steadiness_script().describe(steady, steady["seconds"], steady["factor"])
+        print(f"this machine's CPU before the run (benchmarks/cpu_steadiness.py): {line}")
     if "setup_seconds" in result["ours"]:
         print(f"setup (sign-in, tables): {result['ours']['setup_seconds']} s")
     line("ours", result["ours"])
@@ -1881,8 +1887,6 @@ def main() -> None:
     for cpu in (args.server_cpu, args.client_cpu):
         if cpu is not None and cpu not in cpus:
             p.error(f"CPU {cpu} is not one of this machine's {sorted(cpus)}")
-    global SERVER_CPU
-    SERVER_CPU = args.server_cpu
     if args.client_cpu is not None:  # before the client starts a thread, so they all follow
         os.sched_setaffinity(0, {args.client_cpu})
     result = run_client(main_async(args))
