@@ -1731,7 +1731,7 @@ def held_line(server_cpu: int | None, client_cpu: int | None) -> str:
 
 
 def report(result: dict[str, Any]) -> None:
-    def line(name: str, r: dict[str, Any]) -> None:
+    def server_lines(name: str, r: dict[str, Any]) -> None:
         lat = r["latency_ms"]
         err = r["errors"]
         print(f"{name}:")
@@ -1786,16 +1786,16 @@ def report(result: dict[str, Any]) -> None:
         print(held)
     steady = result["machine"].get("cpu_steadiness")
     if steady:
-        line = _steadiness_script().describe(steady, steady["seconds"], steady["factor"])
-        print(f"this machine's CPU before the run (benchmarks/cpu_steadiness.py): {line}")
+        said = _steadiness_script().describe(steady, steady["seconds"], steady["factor"])
+        print(f"this machine's CPU before the run (benchmarks/cpu_steadiness.py): {said}")
     if "setup_seconds" in result["ours"]:
         print(f"setup (sign-in, tables): {result['ours']['setup_seconds']} s")
-    line("ours", result["ours"])
+    server_lines("ours", result["ours"])
     if "floor" in result:
-        line("floor (bare websockets broadcast)", result["floor"])
+        server_lines("floor (bare websockets broadcast)", result["floor"])
         print(f"p99 ours / floor: {result.get('p99_vs_floor')}")
     if "stack_floor" in result:
-        line(
+        server_lines(
             "the floor's work on our socket stack (uvicorn, server/sockets.py)",
             result["stack_floor"],
         )
