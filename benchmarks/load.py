@@ -429,6 +429,10 @@ class Timing:
         self.deals: list[float] = []
         self.inline: list[float] = []  # SQLite writes on the event loop's thread
         self.moves: list[float] = []  # a player's move, from its socket until all are sent
+        #: within moves: a change's messages built and written (``Broadcast._broadcast``), and
+        #: each frame's write to its socket (``send_now``: a table's state, a live message)
+        self.broadcasts: list[float] = []
+        self.frame_writes: list[float] = []
         #: a message's wait in the server: from its socket's frame read until its reader took it
         self.waits: list[float] = []
         #: a move's whole time in the server: from its frame read until every state is sent
@@ -512,6 +516,30 @@ class Timing:
                     timing.in_server.append(time.perf_counter() - read_at)
 
         TableRuntime.act = timed_act  # type: ignore[method-assign]
+
+        from twentynine.server.sockets import LeanWebSocketProtocol
+        from twentynine.server.tables.broadcast import Broadcast
+
+        broadcast, send_now = Broadcast._broadcast, LeanWebSocketProtocol.send_now
+
+        def timed_broadcast(table: Broadcast, *args: Any, **kwargs: Any) -> None:
+            t0 = time.perf_counter()
+            try:
+                broadcast(table, *args, **kwargs)
+            finally:
+                if timing.on:
+                    timing.broadcasts.append(time.perf_counter() - t0)
+
+        def timed_send_now(protocol: LeanWebSocketProtocol, text: bytes) -> bool:
+            t0 = time.perf_counter()
+            try:
+                return send_now(protocol, text)
+            finally:
+                if timing.on:
+                    timing.frame_writes.append(time.perf_counter() - t0)
+
+        Broadcast._broadcast = timed_broadcast  # type: ignore[method-assign]
+        LeanWebSocketProtocol.send_now = timed_send_now  # type: ignore[method-assign]
 
         from twentynine.server import heap
 
@@ -644,6 +672,8 @@ class Timing:
                 f"messages waiting (read from a socket until its reader took it): {ms(self.waits)}",
                 f"moves (a socket's message until every state is sent): {ms(self.moves)}",
                 f"moves from their frame's read until every state is sent: {ms(self.in_server)}",
+                f"  within them, each change's messages built and written: {ms(self.broadcasts)}",
+                f"  each frame written to its socket (send_now): {ms(self.frame_writes)}",
                 f"store save (handed in until committed): {ms(self.saves)}",
                 f"store transactions: {ms([t for _, _, t in self.writes])}; changes in each: "
                 f"mean {sum(sizes) / max(1, len(sizes)):.1f}, max {max(sizes, default=0)}; "
