@@ -333,5 +333,8 @@ def _private_json(
 
 
 def _to_act(st: RoundState, sees: frozenset[int]) -> tuple[int, ...]:
+    seats = to_act(st)
     window = st.pair_window
-    return tuple(s for s in to_act(st) if s != window or s == st.turn or s in sees)
+    if window not in seats:  # (most often: no pair window, -1) nothing to leave out
+        return seats
+    return tuple(s for s in seats if s != window or s == st.turn or s in sees)

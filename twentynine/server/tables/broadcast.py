@@ -95,6 +95,19 @@ class Broadcast(TableParts):
             you["conference_url"] = self.conference_for(conn.user_id)
         return you
 
+    def _you_text(self, conn: Connection) -> bytes:
+        """``_you(conn)`` as JSON text. A player's is kept on the connection for as long as it
+        plays the same seat: it then says only who they are, their seat and whether they host,
+        none of which a table changes (a watcher's follows the hands they turn over, and a
+        tournament's carries the video-call link, so theirs is made afresh each time)."""
+        seat = conn.seat
+        if seat is None or self.info.kind == "tournament":
+            return encoded(self._you(conn))
+        kept = conn.you
+        if kept is None or kept[0] != seat:
+            kept = conn.you = (seat, encoded(self._you(conn)))
+        return kept[1]
+
     def conference_for(self, user_id: int | None) -> str:
         """The video-call link ``user_id`` is given. A tournament's goes to the match's players
         and its organiser only (as on the tournament's page): anyone signed in may watch."""
@@ -172,7 +185,7 @@ class Broadcast(TableParts):
                 views[key] = seen
             self.push(
                 conn,
-                b"".join((before_you, encoded(self._you(conn)), b'},"view":', seen, b"}")),
+                b"".join((before_you, self._you_text(conn), b'},"view":', seen, b"}")),
             )
 
     def push(self, conn: Connection, message: Message) -> None:

@@ -51,6 +51,9 @@ class Connection:
     closed: bool = False
     opened: bool = False
     sending: asyncio.Task[None] | None = None
+    #: a player's "you" as last sent: (the seat it was for, its JSON text); see
+    #: ``Broadcast._you_text``
+    you: tuple[int, bytes] | None = None
 
     @property
     def spectator(self) -> bool:
