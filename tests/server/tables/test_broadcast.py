@@ -92,3 +92,40 @@ async def test_each_connection_gets_exactly_its_own_message_encoded() -> None:
 
 async def _never(message: Any) -> None:
     raise AssertionError("every message here is written at once")
+
+
+async def test_a_player_who_leaves_their_seat_is_told_as_a_watcher_from_then_on() -> None:
+    """A player's "you" is kept encoded while they keep their seat (``_you_text``): once they
+    leave it (their connections become a watcher's, as ``seats`` does), every message says so."""
+    info = TableInfo("bc2", "hosted", HOST, RulesSpec("standard", {}))
+    seats = [Seat(user_id=HOST + i, name=f"P{i}", joined=True) for i in range(4)]
+    runtime = TableRuntime(
+        info,
+        seats,
+        MemoryStore("bc2", seats),  # type: ignore[arg-type]
+        Settings(next_deal_seconds=3600.0),
+        rng=random.Random(5),
+    )
+    runtime.wall = lambda: 1_800_000_000.0  # type: ignore[method-assign]
+    sent: list[bytes] = []
+
+    def keep(message: dict[str, Any] | bytes) -> bool:
+        assert isinstance(message, bytes)
+        sent.append(message)
+        return True
+
+    conn = Connection(HOST + 1, "P1", 1, _never, None, keep)
+    conn.open()
+    runtime.conns.add(conn)
+    runtime.start()
+    try:
+        await runtime.submit(runtime.start_game)
+        runtime._broadcast([])
+        conn.seat = None  # left the seat
+        runtime._broadcast([])
+    finally:
+        await runtime.stop()
+    seated, watching = (orjson.loads(m)["table"]["you"] for m in sent[-2:])
+    assert (seated["seat"], seated["spectator"], seated["sees"]) == (1, False, [1])
+    assert (watching["seat"], watching["spectator"], watching["sees"]) == (None, True, [0])
+    assert sent[-1] == encoded(runtime.message_for(conn, [], False))
