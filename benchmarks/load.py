@@ -93,6 +93,11 @@ from websockets.asyncio.client import ClientConnection, connect
 
 CODE = re.compile(r"code is (\d{6})")
 SIGNINS_PER_ADDRESS = 25  # the server allows 30 an hour per client address
+#: how long the setup's HTTP connections are kept for reuse while idle: well below the server's
+#: own keep-alive (uvicorn's ``timeout_keep_alive``, 5 s), which closes an idle connection
+#: just as the client may send on it again (httpx's default, 5 s too: a setup once ended in
+#: ``httpx.ReadError`` part-way through its sign-ins)
+KEEPALIVE_EXPIRY = 2.0
 ACTION_TIMEOUT = 10.0  # an action whose state has not reached all four seats by then
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -1034,10 +1039,13 @@ class Accounts:
         self.outbox_lock = asyncio.Lock()
 
     def _transport(self, n: int) -> httpx.AsyncHTTPTransport:
+        """The connections of sign-in ``n``'s source address (see the module's note)."""
         k = n // SIGNINS_PER_ADDRESS
         address = f"{self.prefix}.{k // 250}.{2 + k % 250}"
         if address not in self.transports:
-            self.transports[address] = httpx.AsyncHTTPTransport(local_address=address)
+            self.transports[address] = httpx.AsyncHTTPTransport(
+                local_address=address, limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY)
+            )
         return self.transports[address]
 
     async def sign_in(self, name: str) -> httpx.AsyncClient:

@@ -63,3 +63,19 @@ def test_the_floor_state_and_other_messages() -> None:
     assert load.read_state(act) is None
     assert load.read_state(b'{"type":"error","reason":"stale"}') is None
     assert load.read_state(b'{"type":"state","version":3,"table":{},"view":null}') == (3, [])
+
+
+async def test_the_setup_lets_an_idle_connection_go_before_the_server_closes_it() -> None:
+    """The setup's HTTP connections are not reused once idle for as long as the server keeps
+    one (uvicorn closes it then, and a request sent on it just then fails)."""
+    import uvicorn
+
+    from twentynine.server.cli import uvicorn_options
+
+    server_keeps = uvicorn.Config(app=None, **uvicorn_options()).timeout_keep_alive
+    accounts = load.Accounts("http://127.0.0.1:1")
+    try:
+        expiry = accounts._transport(0)._pool._keepalive_expiry
+    finally:
+        await accounts.close()
+    assert expiry == load.KEEPALIVE_EXPIRY < server_keeps
