@@ -22,17 +22,24 @@ from .test_clock import MemoryStore
 HOST = 10
 
 
-async def test_each_connection_gets_exactly_its_own_message_encoded() -> None:
-    info = TableInfo("bc1", "hosted", HOST, RulesSpec("standard", {}))
+def _hosted_table(table_id: str, seed: int) -> TableRuntime:
+    """A hosted table of four seated players (the host in seat 0), not started, whose clock
+    always reads the same (one "server_time" in every message)."""
+    info = TableInfo(table_id, "hosted", HOST, RulesSpec("standard", {}))
     seats = [Seat(user_id=HOST + i, name=f"P{i}", joined=True) for i in range(4)]
     runtime = TableRuntime(
         info,
         seats,
-        MemoryStore("bc1", seats),  # type: ignore[arg-type]
+        MemoryStore(table_id, seats),  # type: ignore[arg-type]
         Settings(next_deal_seconds=3600.0),
-        rng=random.Random(3),
+        rng=random.Random(seed),
     )
-    runtime.wall = lambda: 1_800_000_000.0  # type: ignore[method-assign]  # one "server_time"
+    runtime.wall = lambda: 1_800_000_000.0  # type: ignore[method-assign]
+    return runtime
+
+
+async def test_each_connection_gets_exactly_its_own_message_encoded() -> None:
+    runtime = _hosted_table("bc1", 3)
     checked: list[tuple[int | None, frozenset[int]]] = []
     mismatches: list[str] = []
 
@@ -97,16 +104,7 @@ async def _never(message: Any) -> None:
 async def test_a_player_who_leaves_their_seat_is_told_as_a_watcher_from_then_on() -> None:
     """A player's "you" is kept encoded while they keep their seat (``_you_text``): once they
     leave it (their connections become a watcher's, as ``seats`` does), every message says so."""
-    info = TableInfo("bc2", "hosted", HOST, RulesSpec("standard", {}))
-    seats = [Seat(user_id=HOST + i, name=f"P{i}", joined=True) for i in range(4)]
-    runtime = TableRuntime(
-        info,
-        seats,
-        MemoryStore("bc2", seats),  # type: ignore[arg-type]
-        Settings(next_deal_seconds=3600.0),
-        rng=random.Random(5),
-    )
-    runtime.wall = lambda: 1_800_000_000.0  # type: ignore[method-assign]
+    runtime = _hosted_table("bc2", 5)
     sent: list[bytes] = []
 
     def keep(message: dict[str, Any] | bytes) -> bool:
