@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from twentynine.server.tables.runtime import Connection
 
@@ -65,3 +70,37 @@ async def test_a_failing_write_closes_the_connection_without_raising() -> None:
     conn.outbox.append({"n": 0})
     conn.kick()  # must not raise into the table's broadcast
     assert conn.closed and not conn.outbox
+
+
+_KEPT_RSS = """
+import orjson, sys
+from twentynine.server.tables.connection import to_keep
+
+def rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1])
+
+you = {"user_id": 12345, "seat": 2, "spectator": False, "host": False, "sees": [2]}
+keep = to_keep if sys.argv[1] == "to_keep" else (lambda text: text)
+before = rss()
+texts = [keep(orjson.dumps(you)) for _ in range(4000)]
+assert all(t == orjson.dumps(you) for t in texts)
+print(rss() - before)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads RSS from /proc")
+def test_text_kept_for_long_holds_only_its_own_length() -> None:
+    """4,000 short texts kept as orjson returns them hold ~16 MB (its buffer, ~4 KiB each);
+    through ``to_keep``, a few hundred KiB: what a table's catch-up list and each player's
+    kept "you" hold for as long as the table lives."""
+    grown = {
+        how: int(
+            subprocess.run(
+                [sys.executable, "-c", _KEPT_RSS, how], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        for how in ("to_keep", "as_is")
+    }
+    assert grown["to_keep"] < 4000 and grown["as_is"] > 4 * grown["to_keep"], grown

@@ -14,7 +14,7 @@ from ...engine.game import GameOver, ScoreChanged, totals_json
 from ...engine.views import View, seat_private_json, shared_json, spectator_view, view
 from ..db import utc_iso
 from .base import TableParts
-from .connection import OUTBOX_LIMIT, Connection, Message, encoded
+from .connection import OUTBOX_LIMIT, Connection, Message, encoded, to_keep
 from .history import deal_events
 
 log = logging.getLogger("twentynine.tables")
@@ -105,7 +105,7 @@ class Broadcast(TableParts):
             return encoded(self._you(conn))
         kept = conn.you
         if kept is None or kept[0] != seat:
-            kept = conn.you = (seat, encoded(self._you(conn)))
+            kept = conn.you = (seat, to_keep(encoded(self._you(conn))))
         return kept[1]
 
     def conference_for(self, user_id: int | None) -> str:
