@@ -130,4 +130,6 @@ def highest(mask: int) -> Card:
 
 
 def codes(cards: Iterable[Card]) -> list[str]:
-    return [card_code(c) for c in cards]
+    """Each card's code (``card_code``), in order; a lookup a card, no call (a table's snapshot
+    writes its deck's 32 with every stored change)."""
+    return list(map(CARD_CODES.__getitem__, cards))

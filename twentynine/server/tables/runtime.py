@@ -33,7 +33,7 @@ from typing import Any
 
 from ...bots import Bot
 from ...engine.actions import action_from_json
-from ...engine.cards import CARD_CODES, parse_card
+from ...engine.cards import codes, parse_card
 from ...engine.game import GameState, resume
 from ...engine.records import RulesSpec
 from ...engine.rules import Rules
@@ -190,7 +190,7 @@ class TableRuntime(
         return {
             "totals": self.totals,
             "dealer": rnd.dealer,
-            "deck": list(map(CARD_CODES.__getitem__, rnd.deck)),
+            "deck": codes(rnd.deck),
             "actions": self.actions,
             "game_no": self.game_no,
             "deck_reset": self.deck_reset,
