@@ -10,6 +10,8 @@ import random
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from .connection import to_keep
+
 if TYPE_CHECKING:
     from ...bots import Bot
     from ...engine.game import GameState
@@ -59,3 +61,8 @@ class TableParts:
     arrival: asyncio.Event
     #: the deal's events so far, told to a connecting page, and the version they are of
     told: tuple[int, list[dict[str, Any]]] | None
+
+    def _remember(self, version: int, events_json: bytes) -> None:
+        """A version's events, encoded, into the catch-up list, copied to their own length:
+        the list keeps a table's last 200 versions (``connection.to_keep``)."""
+        self.recent.append((version, to_keep(events_json)))

@@ -13,7 +13,6 @@ import orjson
 
 from ..safety.hooks import chat_audience
 from .base import TableParts
-from .connection import to_keep
 from .seats import seat_name
 
 log = logging.getLogger("twentynine.tables")
@@ -128,7 +127,7 @@ class Remote(TableParts):
                 complete = False
                 continue
             events += got
-            self.recent.append((v, to_keep(orjson.dumps(got))))
+            self._remember(v, orjson.dumps(got))
         for v in [v for v in self.arrived if v <= upto]:
             del self.arrived[v]
         if not complete:

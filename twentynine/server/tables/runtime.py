@@ -45,7 +45,7 @@ from .again import PlayAgain
 from .bot_moves import BotMoves
 from .broadcast import Broadcast, chat_json, game_event_json
 from .clock import TurnClock
-from .connection import OUTBOX_LIMIT, Connection, encoded, to_keep
+from .connection import OUTBOX_LIMIT, Connection, encoded
 from .deals import RESETS, DealFlow
 from .errors import MATCH_CLOSES_ITSELF, TableError
 from .fanout import Fanout, LocalFanout
@@ -223,7 +223,7 @@ class TableRuntime(
         self.version = new_version
         self.sent = new_version
         events_json = encoded(events)  # once: for the catch-up list and every message
-        self.recent.append((new_version, to_keep(events_json)))
+        self._remember(new_version, events_json)
         self._broadcast(events, events_json=events_json)
         if self.notices is not None:  # pages away from the table (tables/notices.py)
             self.notices.committed(self, events)
