@@ -61,6 +61,7 @@ from ..engine.actions import Act, Action
 from ..engine.state import Phase, RoundState, partner
 from ..engine.views import View
 from .alphamu import alphamu_values
+from .callers import opponents_likelihood
 from .calls import MIN_SAMPLES as MIN_CALL_SAMPLES
 from .calls import (
     CallSearch,
@@ -114,6 +115,7 @@ class ExpertBot(IntermediateBot):
         challenge_by_gain: bool = False,
         contest_weights: dict[str, float] | None = None,
         takeover_by_search: bool | str = False,
+        caller_model: str = "points",
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -179,6 +181,11 @@ class ExpertBot(IntermediateBot):
         self.alphamu_depth = alphamu_depth
         #: the αμ search takes the first this many sampled deals (its cost grows fast with them)
         self.alphamu_worlds = alphamu_worlds
+        #: how the other side is taken to call, weighing the play's sampled deals:
+        #: "points" (only as ``inference`` says) or "length" (``callers.LengthCaller``)
+        if caller_model not in ("points", "length"):
+            raise ValueError(f"caller_model must be 'points' or 'length', not {caller_model!r}")
+        self.caller_model = caller_model
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: > 0: a sampled deal counts for a card by a logistic of its margin over what the side
@@ -313,6 +320,9 @@ class ExpertBot(IntermediateBot):
         assert seat is not None
         deadline = time.perf_counter() + self.budget_ms / 1000 * share
         knowledge = Knowledge.from_view(view)
+        by_length = self.caller_model == "length"
+        if by_length:
+            knowledge.weigh_choice = False  # the model weighs the trump named instead
         observed = (
             Observations.from_view(view, *self.play_penalties) if self.play_inference else None
         )
@@ -340,6 +350,17 @@ class ExpertBot(IntermediateBot):
             w = self._weight(world, view) if self.inference else 1.0
             if observed is not None:
                 w *= observed.weight(world)
+            if by_length:
+                played = knowledge.played_by
+                eights = (
+                    world.seat_cards(0) | played[0],
+                    world.seat_cards(1) | played[1],
+                    world.seat_cards(2) | played[2],
+                    world.seat_cards(3) | played[3],
+                )
+                w *= opponents_likelihood(
+                    view.calls, eights, seat, view.rules, world.bidder, world.trump
+                )
             total += w
             if kept is not None:
                 kept.append((world, w, values, need))

@@ -263,6 +263,9 @@ class Knowledge:
     conditional_voids: dict[int, int] = field(default_factory=dict)
     #: bidder's voids known while the indicator was face down (they say nothing of it)
     bidder_hand_voids: int = 0
+    #: deals where the bidder holds a suit worth naming are drawn the likelier ones
+    #: (``_choice_acceptance``); off when a model of the callers weighs the trump instead
+    weigh_choice: bool = True
     _deals: dict[int, _Deal] = field(default_factory=dict, repr=False)
 
     # -- construction ------------------------------------------------------------------------
@@ -442,7 +445,11 @@ class Knowledge:
             last = world
             if not self._valid(world):
                 continue
-            if self._choice_hidden() and rng.random() > self._choice_acceptance(world):
+            if (
+                self.weigh_choice
+                and self._choice_hidden()
+                and rng.random() > self._choice_acceptance(world)
+            ):
                 continue
             return world
         assert last is not None
