@@ -244,6 +244,8 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 0 HTTP errors, 0 deals over time (least 140.5 ms left): the expert's own figures on
     # these seeds. Reading the auction exactly does not change the play's results.
     "expert-length": lambda seed: expert_bot(seed, caller_model="length"),
+    "expert-foresight": lambda seed: expert_bot(seed, foresight="length"),
+    "expert-foresight-rules": lambda seed: expert_bot(seed, foresight="rules"),
     "expert-ch65": lambda seed: expert_bot(seed, challenge_odds=0.65),
     "expert-ch35": lambda seed: expert_bot(seed, challenge_odds=0.35),
     # expert-challenge bids 17 over an opponent's forced opening when that wins the deal more

@@ -72,6 +72,7 @@ from .calls import (
     single_hand_by_search,
     trump_by_search,
 )
+from .foresight import Foresight
 from .intermediate import IntermediateBot, forced_opening
 from .knowledge import Knowledge, sample_world
 from .playinfer import DISCARD_PENALTY, FOLLOW_PENALTY, RUFF_PENALTY, Observations
@@ -116,6 +117,9 @@ class ExpertBot(IntermediateBot):
         contest_weights: dict[str, float] | None = None,
         takeover_by_search: bool | str = False,
         caller_model: str = "points",
+        foresight: str | None = None,
+        foresight_bias: float = 1.0,
+        foresight_margin: float = 0.1,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -186,6 +190,19 @@ class ExpertBot(IntermediateBot):
         if caller_model not in ("points", "length"):
             raise ValueError(f"caller_model must be 'points' or 'length', not {caller_model!r}")
         self.caller_model = caller_model
+        #: bid or pass by playing the auction forward (``foresight.py``), the opponents called
+        #: by this model ("length" or "rules"); None: the auction as ``calls`` says
+        self.foresight = (
+            None
+            if foresight is None
+            else Foresight(
+                self,
+                random.Random(None if seed is None else seed + 2),
+                foresight,
+                foresight_bias,
+                foresight_margin,
+            )
+        )
         #: the most sampled deals solved for one card (more time buys more, up to this)
         self.max_worlds = max_worlds
         #: > 0: a sampled deal counts for a card by a logistic of its margin over what the side
@@ -215,6 +232,10 @@ class ExpertBot(IntermediateBot):
             if pair is not None:  # a pair always helps the team that declares it
                 return pair
             choice = self._search(view)
+            if choice is not None:
+                return choice
+        elif view.phase is Phase.AUCTION and self.foresight is not None:
+            choice = self.foresight.call(view, self._deadline())
             if choice is not None:
                 return choice
         elif self.calls_by_search:

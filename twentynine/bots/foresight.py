@@ -1,0 +1,231 @@
+"""The auction played forward: each call the seat may make, judged by the contract the whole
+auction would end in and whether that contract is made.
+
+For a call, ``Foresight`` deals the cards the seat cannot see, keeping only deals in which
+every call heard so far is the call its maker's model makes with the cards the deal gives it:
+the seat's partner calls by the rules of thumb (``IntermediateBot._auction``, the bot's own,
+with its settings), each opponent by the model given (``"length"``: ``callers.py``, the length
+of its longest suit; ``"rules"``: as the partner). In each deal it then plays the auction on
+from each call, every seat (this one too) by its model, to its contract; the bidder names
+trump by its model (the length caller its longest suit), and the exact open-hand solver says
+how many points the bidder's team takes. A contract counts as made with ``bias`` points to
+spare (the solver, seeing every card, flatters the bidder). The call whose deals our side
+wins most often is taken when it beats the rules' own call by ``margin`` of the deals;
+otherwise the rules' call stands.
+
+Unlike ``calls.bid_by_search``, which weighs the lowest bid against the contract standing as it
+is, this foresees the answers: a challenge the holder will match, a partner who will take the
+contract over, an opponent who has no suit to go on with.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+from ..engine.actions import Act, Action
+from ..engine.cards import mask_of
+from ..engine.round import apply, start_round, to_act
+from ..engine.rules import Rules
+from ..engine.state import Phase, RoundState, team_of
+from ..engine.views import View, view
+from .callers import REACH, length_likelihood, longest, seat_calls
+from .calls import Deal, deal_sample
+
+if TYPE_CHECKING:
+    from .intermediate import IntermediateBot
+
+#: attempts at a deal in which every call heard is its model's, for each deal kept
+TRIES = 400
+#: fewer deals kept than this leave the call to the rules
+MIN_DEALS = 8
+#: the most deals kept for one call
+MAX_DEALS = 64
+
+
+def length_call(v: View) -> Action:
+    """The length caller's call (``callers.py``): the least bid it may make while its longest
+    suit reaches that far, else a pass (a bid where it may not pass)."""
+    seat = v.viewer
+    assert seat is not None
+    legal = v.legal
+    passing = next((a for a in legal if a.act is Act.PASS), None)
+    bids = sorted((a for a in legal if a.act is Act.BID), key=lambda a: a.arg)
+    if not bids:
+        return passing if passing is not None else legal[0]
+    low = bids[0]
+    if passing is None:
+        return low
+    four = mask_of(v.hands[seat] or ())
+    return low if low.arg <= REACH[longest(four)] else passing
+
+
+def length_trump(four: int) -> int:
+    """The length caller's trump: its longest suit (the first of them, in suit order)."""
+    counts = [(four >> (8 * s) & 0xFF).bit_count() for s in range(4)]
+    return counts.index(max(counts))
+
+
+def deck_of(deal: Deal, first_hand: int) -> tuple[int, ...]:
+    """A pack that deals ``deal``: each seat's first four in the first round of dealing."""
+    deck = [0] * 32
+    for s in range(4):
+        k = (s - first_hand) & 3
+        first = [c for c in range(32) if deal.first[s] >> c & 1]
+        rest = [c for c in range(32) if (deal.hands[s] & ~deal.first[s]) >> c & 1]
+        deck[4 * k : 4 * k + 4] = first
+        deck[16 + 4 * k : 20 + 4 * k] = rest
+    return tuple(deck)
+
+
+class Foresight:
+    """The auction played forward over sampled deals (see the module's note)."""
+
+    def __init__(
+        self,
+        bot: IntermediateBot,
+        rng: random.Random,
+        opponents: str = "length",
+        bias: float = 1.0,
+        margin: float = 0.1,
+    ) -> None:
+        if opponents not in ("length", "rules"):
+            raise ValueError(f"opponents must be 'length' or 'rules', not {opponents!r}")
+        self.bot = bot
+        self.rng = rng
+        self.opponents = opponents
+        self.bias = bias
+        self.margin = margin
+        #: calls decided here, and those the search changed from the rules'
+        self.searched = 0
+        self.changed = 0
+        #: deals that fitted the calls heard, at the last call searched
+        self.last_deals = 0
+
+    # -- the models ------------------------------------------------------------------------
+    def _model_call(self, st: RoundState, seat: int, me: int) -> Action:
+        v = view(st, seat)
+        if team_of(seat) != team_of(me) and self.opponents == "length":
+            return length_call(v)
+        from .intermediate import IntermediateBot
+
+        return IntermediateBot._auction(self.bot, v)
+
+    def _model_trump(self, st: RoundState, me: int) -> int:
+        bidder = st.bidder
+        if team_of(bidder) != team_of(me) and self.opponents == "length":
+            return length_trump(st.first_batch(bidder))
+        from .intermediate import IntermediateBot
+
+        a = IntermediateBot._trump(self.bot, view(st, bidder))
+        return a.arg if a.act is Act.TRUMP_SUIT else a.arg >> 3
+
+    # -- the deals ---------------------------------------------------------------------------
+    def _replayed(self, v: View, deal: Deal, me: int) -> RoundState | None:
+        """The deal's state at this seat's turn, its calls replayed, or None when a call heard
+        is not its maker's model's with the cards the deal gives it."""
+        st, _ = start_round(v.rules, v.dealer, deck_of(deal, v.first_hand))
+        for seat, bid in v.calls:
+            if st.phase is not Phase.AUCTION or to_act(st)[0] != seat:
+                return None
+            heard = _call_action(st, seat, bid)
+            if heard is None:
+                return None
+            if seat != me and self._model_call(st, seat, me) != heard:
+                return None
+            st, _ = apply(st, heard)
+        if st.phase is not Phase.AUCTION or to_act(st)[0] != me:
+            return None
+        return st
+
+    def _played_on(self, st: RoundState, call: Action, me: int) -> tuple[int, int, int] | None:
+        """(bidder, bid, trump) of the contract the auction ends in after ``call``, every seat
+        calling by its model; None when it ends without one (a redeal)."""
+        st, _ = apply(st, call)
+        while st.phase is Phase.AUCTION:
+            seat = to_act(st)[0]
+            st, _ = apply(st, self._model_call(st, seat, me))
+        if st.phase is not Phase.TRUMP or st.bidder < 0:
+            return None
+        return st.bidder, st.bid, self._model_trump(st, me)
+
+    def _value(
+        self,
+        deal: Deal,
+        rules: Rules,
+        first_hand: int,
+        me: int,
+        contract: tuple[int, int, int] | None,
+    ) -> float:
+        """+1 when our side wins the deal with this contract, -1 when it loses, 0 for none."""
+        if contract is None:
+            return 0.0
+        bidder, bid, trump = contract
+        made = deal.solved(rules, first_hand, bidder, trump) >= bid + self.bias
+        ours = team_of(bidder) == team_of(me)
+        return 1.0 if made == ours else -1.0
+
+    # -- the call ----------------------------------------------------------------------------
+    def _fits(self, v: View, deal: Deal, me: int) -> bool:
+        """A quick look before the replay: do the opponents' calls fit their length model?"""
+        if self.opponents != "length":
+            return True
+        for seat in range(4):
+            if team_of(seat) != team_of(me):
+                mine = seat_calls(v.calls, seat, v.rules)
+                if mine and length_likelihood(deal.first[seat], mine, -1) < 0.5:
+                    return False
+        return True
+
+    def call(self, v: View, deadline: float) -> Action | None:
+        """The seat's auction call, or None when it may only bid or only pass, or too few
+        deals fit the calls heard in time (then the rules decide)."""
+        me = v.viewer
+        assert me is not None
+        legal = v.legal
+        passing = next((a for a in legal if a.act is Act.PASS), None)
+        bids = sorted((a for a in legal if a.act is Act.BID), key=lambda a: a.arg)
+        if passing is None or not bids:
+            return None
+        from .intermediate import IntermediateBot
+
+        rules_call = IntermediateBot._auction(self.bot, v)
+        candidates = [passing, bids[0]]
+        if rules_call not in candidates:
+            candidates.append(rules_call)
+        hand = mask_of(v.hands[me] or ())
+        totals = [0.0] * len(candidates)
+        kept = tries = 0
+        clock = time.perf_counter
+        while kept < MAX_DEALS and tries < TRIES * MAX_DEALS and clock() < deadline:
+            tries += 1
+            deal = deal_sample(hand, hand, me, self.rng)
+            if not self._fits(v, deal, me):
+                continue
+            st = self._replayed(v, deal, me)
+            if st is None:
+                continue
+            kept += 1
+            for i, c in enumerate(candidates):
+                contract = self._played_on(st, c, me)
+                totals[i] += self._value(deal, v.rules, v.first_hand, me, contract)
+        self.last_deals = kept
+        if kept < MIN_DEALS:
+            return None
+        self.searched += 1
+        base = totals[candidates.index(rules_call)]
+        best = max(range(len(candidates)), key=lambda i: totals[i])
+        if candidates[best] != rules_call and totals[best] - base > self.margin * kept:
+            self.changed += 1
+            return candidates[best]
+        return rules_call
+
+
+def _call_action(st: RoundState, seat: int, bid: int) -> Action | None:
+    from ..engine.round import legal_actions
+
+    for a in legal_actions(st, seat):
+        if (bid == 0 and a.act is Act.PASS) or (bid and a.act is Act.BID and a.arg == bid):
+            return a
+    return None
