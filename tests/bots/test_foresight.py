@@ -157,3 +157,23 @@ def test_the_expert_calling_by_foresight_stays_legal_and_searches() -> None:
 def test_an_unknown_opponents_model_is_refused() -> None:
     with pytest.raises(ValueError, match="opponents"):
         Foresight(ExpertBot(1), random.Random(1), opponents="shape")
+
+
+def test_the_trump_is_the_suit_the_contract_is_made_with_most() -> None:
+    seer = Foresight(ExpertBot(1, calls="rules"), random.Random(3), margin=0.0)
+    fours = dict(FOURS_BY)
+    rest = dict(REST_BY)
+    # the first hand holds the four best hearts: the auction ends with its forced 16
+    fours[FH], fours[SECOND] = "JH 9H AH TH", "QC KC QD KD"
+    rest[FH], rest[SECOND] = "JC TC JD 7H", "TD KH QH 8H"
+    deal = _deal_by_seat(fours, rest)
+    st, _ = start_round(BHOOS, 0, deck_of(deal, FH))
+    while st.phase.name == "AUCTION":
+        s = to_act(st)[0]
+        st, _ = apply(st, min(legal_actions(st, s), key=lambda a: (a.act is Act.BID, a.arg)))
+    assert st.phase.name == "TRUMP" and st.bidder == FH
+    v = view(st, FH)
+    pick = seer.trump(v, float("inf"))
+    assert pick is not None and pick in v.legal
+    assert pick.act is Act.TRUMP_SUIT and pick.arg == 2
+    assert seer.searched == 1 and seer.last_deals >= 8

@@ -246,6 +246,9 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     "expert-length": lambda seed: expert_bot(seed, caller_model="length"),
     "expert-foresight": lambda seed: expert_bot(seed, foresight="length"),
     "expert-foresight-rules": lambda seed: expert_bot(seed, foresight="rules"),
+    "expert-foresight-trump": lambda seed: expert_bot(
+        seed, foresight="length", foresight_trump=True
+    ),
     "expert-ch65": lambda seed: expert_bot(seed, challenge_odds=0.65),
     "expert-ch35": lambda seed: expert_bot(seed, challenge_odds=0.35),
     # expert-challenge bids 17 over an opponent's forced opening when that wins the deal more

@@ -120,6 +120,7 @@ class ExpertBot(IntermediateBot):
         foresight: str | None = None,
         foresight_bias: float = 1.0,
         foresight_margin: float = 0.1,
+        foresight_trump: bool = False,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -190,6 +191,8 @@ class ExpertBot(IntermediateBot):
         if caller_model not in ("points", "length"):
             raise ValueError(f"caller_model must be 'points' or 'length', not {caller_model!r}")
         self.caller_model = caller_model
+        #: name trump by the deals that fit the auction (``Foresight.trump``) too
+        self.foresight_trump = foresight_trump
         #: bid or pass by playing the auction forward (``foresight.py``), the opponents called
         #: by this model ("length" or "rules"); None: the auction as ``calls`` says
         self.foresight = (
@@ -236,6 +239,10 @@ class ExpertBot(IntermediateBot):
                 return choice
         elif view.phase is Phase.AUCTION and self.foresight is not None:
             choice = self.foresight.call(view, self._deadline())
+            if choice is not None:
+                return choice
+        elif view.phase is Phase.TRUMP and self.foresight is not None and self.foresight_trump:
+            choice = self.foresight.trump(view, self._deadline())
             if choice is not None:
                 return choice
         elif self.calls_by_search:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..engine.actions import Act, Action
@@ -135,7 +136,7 @@ class Foresight:
             if seat != me and self._model_call(st, seat, me) != heard:
                 return None
             st, _ = apply(st, heard)
-        if st.phase is not Phase.AUCTION or to_act(st)[0] != me:
+        if st.phase is not v.phase or to_act(st)[0] != me:
             return None
         return st
 
@@ -178,6 +179,54 @@ class Foresight:
                     return False
         return True
 
+    def _deals(self, v: View, deadline: float) -> Iterator[tuple[Deal, RoundState]]:
+        """Deals that fit every call heard, each with its state at this seat's turn, one at a
+        time (the caller judges each before the next is drawn) until ``deadline`` or
+        ``MAX_DEALS``; ``last_deals`` counts them."""
+        me = v.viewer
+        assert me is not None
+        hand = mask_of(v.hands[me] or ())
+        self.last_deals = tries = 0
+        clock = time.perf_counter
+        while self.last_deals < MAX_DEALS and tries < TRIES * MAX_DEALS and clock() < deadline:
+            tries += 1
+            deal = deal_sample(hand, hand, me, self.rng)
+            if not self._fits(v, deal, me):
+                continue
+            st = self._replayed(v, deal, me)
+            if st is not None:
+                self.last_deals += 1
+                yield deal, st
+
+    def trump(self, v: View, deadline: float) -> Action | None:
+        """The bidder's trump: the suit its contract is made with in most deals that fit the
+        auction, when it beats the rules' suit by ``margin`` of them; None when too few deals
+        fit in time (then the rules name it)."""
+        me = v.viewer
+        assert me is not None
+        suits = {a.arg: a for a in v.legal if a.act is Act.TRUMP_SUIT}
+        if len(suits) < 2 or v.bid is None:
+            return None
+        from .intermediate import IntermediateBot
+
+        rules_pick = IntermediateBot._trump(self.bot, v)
+        if rules_pick.act is not Act.TRUMP_SUIT:
+            return None
+        need = (v.target if v.target is not None else v.bid) + self.bias
+        made = dict.fromkeys(suits, 0)
+        for deal, _ in self._deals(v, deadline):
+            for t in suits:
+                made[t] += deal.solved(v.rules, v.first_hand, me, t) >= need
+        n = self.last_deals
+        if n < MIN_DEALS:
+            return None
+        self.searched += 1
+        best = max(suits, key=lambda t: (made[t], t == rules_pick.arg))
+        if best != rules_pick.arg and made[best] - made[rules_pick.arg] > self.margin * n:
+            self.changed += 1
+            return suits[best]
+        return rules_pick
+
     def call(self, v: View, deadline: float) -> Action | None:
         """The seat's auction call, or None when it may only bid or only pass, or too few
         deals fit the calls heard in time (then the rules decide)."""
@@ -194,23 +243,12 @@ class Foresight:
         candidates = [passing, bids[0]]
         if rules_call not in candidates:
             candidates.append(rules_call)
-        hand = mask_of(v.hands[me] or ())
         totals = [0.0] * len(candidates)
-        kept = tries = 0
-        clock = time.perf_counter
-        while kept < MAX_DEALS and tries < TRIES * MAX_DEALS and clock() < deadline:
-            tries += 1
-            deal = deal_sample(hand, hand, me, self.rng)
-            if not self._fits(v, deal, me):
-                continue
-            st = self._replayed(v, deal, me)
-            if st is None:
-                continue
-            kept += 1
+        for deal, st in self._deals(v, deadline):
             for i, c in enumerate(candidates):
                 contract = self._played_on(st, c, me)
                 totals[i] += self._value(deal, v.rules, v.first_hand, me, contract)
-        self.last_deals = kept
+        kept = self.last_deals
         if kept < MIN_DEALS:
             return None
         self.searched += 1
