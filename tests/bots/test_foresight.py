@@ -11,7 +11,7 @@ from tests.engine.helpers import mask
 from twentynine.bots import make_bot
 from twentynine.bots.calls import Deal
 from twentynine.bots.expert import ExpertBot
-from twentynine.bots.foresight import Foresight, deck_of, length_call, length_trump
+from twentynine.bots.foresight import CALIBRATED, Foresight, deck_of, length_call, length_trump
 from twentynine.engine import Act, preset, start_round
 from twentynine.engine.round import apply, legal_actions, to_act
 from twentynine.engine.state import team_of
@@ -129,7 +129,7 @@ def test_the_auction_is_played_on_to_its_contract() -> None:
     assert team_of(bidder) == team_of(SECOND) and bid >= 17
     assert trump == (2 if bidder == SECOND else 3)
     # its value: the solver's points for the bidder's team against the bid
-    made = deal.solved(BHOOS, FH, bidder, trump) >= bid + seer.bias
+    made = deal.solved(BHOOS, FH, bidder, trump) + seer.theirs_shift >= bid
     assert seer._value(deal, BHOOS, FH, FH, contract) == (-1.0 if made else 1.0)
     # matching instead keeps the contract ours (the challenger's reach is 18: it goes on)
     match = next(a for a in v.legal if a.act is Act.BID)  # type: ignore[attr-defined]
@@ -177,3 +177,17 @@ def test_the_trump_is_the_suit_the_contract_is_made_with_most() -> None:
     assert pick is not None and pick in v.legal
     assert pick.act is Act.TRUMP_SUIT and pick.arg == 2
     assert seer.searched == 1 and seer.last_deals >= 8
+
+
+def test_a_contract_counts_as_made_by_its_side_s_shift() -> None:
+    hard = Foresight(ExpertBot(1), random.Random(1), ours_shift=2.0, theirs_shift=-1.0)
+    assert hard.made(15, 17, ours=True) == 1.0  # ours: two points short still made
+    assert hard.made(14, 17, ours=True) == 0.0
+    assert hard.made(17, 17, ours=False) == 0.0  # theirs: a point to spare needed
+    assert hard.made(18, 17, ours=False) == 1.0
+    soft = Foresight(ExpertBot(1), random.Random(1), "length", *CALIBRATED)
+    assert soft.made(15, 17, ours=True) == pytest.approx(0.5)
+    assert soft.made(17, 17, ours=True) > 0.8 > soft.made(17, 17, ours=False) > 0.3
+    assert (
+        soft.made(13, 17, ours=True) < soft.made(15, 17, ours=True) < soft.made(19, 17, ours=True)
+    )

@@ -9,6 +9,7 @@ from .beginner import BeginnerBot
 from .calls import DD_BIAS
 from .evaluate import CONTEST_GAIN_1, CONTEST_GAIN_2
 from .expert import ExpertBot
+from .foresight import CALIBRATED
 from .intermediate import IntermediateBot
 from .random_bot import RandomBot
 
@@ -248,6 +249,9 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     "expert-foresight-rules": lambda seed: expert_bot(seed, foresight="rules"),
     "expert-foresight-trump": lambda seed: expert_bot(
         seed, foresight="length", foresight_trump=True
+    ),
+    "expert-foresight-cal": lambda seed: expert_bot(
+        seed, foresight="length", foresight_shifts=CALIBRATED
     ),
     "expert-ch65": lambda seed: expert_bot(seed, challenge_odds=0.65),
     "expert-ch35": lambda seed: expert_bot(seed, challenge_odds=0.35),

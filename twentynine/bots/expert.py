@@ -118,7 +118,7 @@ class ExpertBot(IntermediateBot):
         takeover_by_search: bool | str = False,
         caller_model: str = "points",
         foresight: str | None = None,
-        foresight_bias: float = 1.0,
+        foresight_shifts: tuple[float, float, float] = (-1.0, -1.0, 0.0),
         foresight_margin: float = 0.1,
         foresight_trump: bool = False,
         play_penalties: tuple[float, float, float] = (
@@ -202,8 +202,8 @@ class ExpertBot(IntermediateBot):
                 self,
                 random.Random(None if seed is None else seed + 2),
                 foresight,
-                foresight_bias,
-                foresight_margin,
+                *foresight_shifts,
+                margin=foresight_margin,
             )
         )
         #: the most sampled deals solved for one card (more time buys more, up to this)
