@@ -81,13 +81,21 @@ def length_trump(four: int) -> int:
     return counts.index(max(counts))
 
 
-def deck_of(deal: Deal, first_hand: int) -> tuple[int, ...]:
-    """A pack that deals ``deal``: each seat's first four in the first round of dealing."""
+def deck_of(deal: Deal, first_hand: int, rng: random.Random | None = None) -> tuple[int, ...]:
+    """A pack that deals ``deal``: each seat's first four in the first round of dealing, its
+    other four in the second, in a random order (``rng``) where the order matters (the seventh
+    card is the third of them); the sampling seat's seventh card, when the deal has one, in
+    its place."""
     deck = [0] * 32
     for s in range(4):
         k = (s - first_hand) & 3
         first = [c for c in range(32) if deal.first[s] >> c & 1]
         rest = [c for c in range(32) if (deal.hands[s] & ~deal.first[s]) >> c & 1]
+        if rng is not None:
+            rng.shuffle(rest)
+        if deal.seventh in rest:
+            rest.remove(deal.seventh)
+            rest.insert(2, deal.seventh)
         deck[4 * k : 4 * k + 4] = first
         deck[16 + 4 * k : 20 + 4 * k] = rest
     return tuple(deck)
@@ -137,13 +145,15 @@ class Foresight:
         from .intermediate import IntermediateBot
 
         a = IntermediateBot._trump(self.bot, view(st, bidder))
+        if a.act is Act.TRUMP_SEVENTH:  # the suit of its seventh card
+            return st.seventh_card(bidder) >> 3
         return a.arg if a.act is Act.TRUMP_SUIT else a.arg >> 3
 
     # -- the deals ---------------------------------------------------------------------------
     def _replayed(self, v: View, deal: Deal, me: int) -> RoundState | None:
         """The deal's state at this seat's turn, its calls replayed, or None when a call heard
         is not its maker's model's with the cards the deal gives it."""
-        st, _ = start_round(v.rules, v.dealer, deck_of(deal, v.first_hand))
+        st, _ = start_round(v.rules, v.dealer, deck_of(deal, v.first_hand, self.rng))
         for seat, bid in v.calls:
             if st.phase is not Phase.AUCTION or to_act(st)[0] != seat:
                 return None
