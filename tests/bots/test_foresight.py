@@ -141,7 +141,7 @@ def test_the_expert_calling_by_foresight_stays_legal_and_searches() -> None:
     rng = random.Random(4)
     bot = make_bot("expert-foresight", 2)
     assert isinstance(bot, ExpertBot) and bot.foresight is not None
-    bot.budget_ms = 60
+    bot.budget_ms = 250
     for g in range(6):
         deck = list(range(32))
         rng.shuffle(deck)

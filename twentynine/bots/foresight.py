@@ -216,14 +216,19 @@ class Foresight:
 
     def _deals(self, v: View, deadline: float) -> Iterator[tuple[Deal, RoundState]]:
         """Deals that fit every call heard, each with its state at this seat's turn, one at a
-        time (the caller judges each before the next is drawn) until ``deadline`` or
-        ``MAX_DEALS``; ``last_deals`` counts them."""
+        time (the caller judges each before the next is drawn) until ``MAX_DEALS``, or until
+        the slowest deal so far, drawn and judged, would end past ``deadline``; ``last_deals``
+        counts them."""
         me = v.viewer
         assert me is not None
         hand = mask_of(v.hands[me] or ())
         self.last_deals = tries = 0
         clock = time.perf_counter
-        while self.last_deals < MAX_DEALS and tries < TRIES * MAX_DEALS and clock() < deadline:
+        slowest = 0.0
+        started = clock()
+        while self.last_deals < MAX_DEALS and tries < TRIES * MAX_DEALS:
+            if clock() + slowest >= deadline:
+                return
             tries += 1
             deal = deal_sample(hand, hand, me, self.rng)
             if not self._fits(v, deal, me):
@@ -232,6 +237,9 @@ class Foresight:
             if st is not None:
                 self.last_deals += 1
                 yield deal, st
+                now = clock()
+                slowest = max(slowest, now - started)
+                started = now
 
     def trump(self, v: View, deadline: float) -> Action | None:
         """The bidder's trump: the suit its contract is made with in most deals that fit the
