@@ -245,6 +245,22 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 0 HTTP errors, 0 deals over time (least 140.5 ms left): the expert's own figures on
     # these seeds. Reading the auction exactly does not change the play's results.
     "expert-length": lambda seed: expert_bot(seed, caller_model="length"),
+    # expert-foresight: bids and passes by playing the auction forward (foresight.py): deals
+    # that fit every call heard (the partner by our rules, the opponents by length), the
+    # auction played on from each choice to its contract, the contract solved and counted
+    # made with a point to spare; the choice our side wins most with replaces the rules'
+    # when it beats it by 0.1 a deal. Against bikaldev (peers.py --deals 100, one seed a
+    # run, ours on core 1, the peer on core 0; the thirty-fourth session): seed 1 114 of 199,
+    # seed 2 109 of 198: 223 of 397 (56.2%, CI 51.3-61.0%), contracts 132/211 (peer 95/186),
+    # swings 41 to 16, 0 illegal answers, 0 HTTP errors, 0 deals over time. On the rounds
+    # whose calls differed from expert-length's on the same decks it won 23 the other lost
+    # and lost 18 the other won: even. expert-foresight-rules models the opponents by our
+    # rules too; in self-play, where that model is exact (twentynine arena
+    # expert-foresight-rules expert --deals 250 --seed S, S = 2026, 2027, one core each,
+    # standard preset): deals won 213 to 217 and 211 to 211, games 9-9 and 6-6: even.
+    # expert-foresight-cal judges a contract by who declares (foresight.CALIBRATED, fitted
+    # on 794 contracts against bikaldev): 99 of 198 and 112 of 199, 211 of 397 (53.1%): it
+    # bids more and wins no more. None is the expert.
     "expert-foresight": lambda seed: expert_bot(seed, foresight="length"),
     "expert-foresight-rules": lambda seed: expert_bot(seed, foresight="rules"),
     "expert-foresight-trump": lambda seed: expert_bot(

@@ -31,19 +31,16 @@ import math
 import random
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ..engine.actions import Act, Action
 from ..engine.cards import mask_of
-from ..engine.round import apply, start_round, to_act
+from ..engine.round import apply, legal_actions, start_round, to_act
 from ..engine.rules import Rules
 from ..engine.state import Phase, RoundState, team_of
 from ..engine.views import View, view
-from .callers import REACH, length_likelihood, longest, seat_calls
+from .callers import REACH, length_likelihood, longest, longest_suits, seat_calls
 from .calls import Deal, deal_sample
-
-if TYPE_CHECKING:
-    from .intermediate import IntermediateBot
+from .intermediate import IntermediateBot
 
 #: attempts at a deal in which every call heard is its model's, for each deal kept
 TRIES = 400
@@ -77,8 +74,7 @@ def length_call(v: View) -> Action:
 
 def length_trump(four: int) -> int:
     """The length caller's trump: its longest suit (the first of them, in suit order)."""
-    counts = [(four >> (8 * s) & 0xFF).bit_count() for s in range(4)]
-    return counts.index(max(counts))
+    return longest_suits(four)[0]
 
 
 def deck_of(deal: Deal, first_hand: int, rng: random.Random | None = None) -> tuple[int, ...]:
@@ -134,16 +130,12 @@ class Foresight:
         v = view(st, seat)
         if team_of(seat) != team_of(me) and self.opponents == "length":
             return length_call(v)
-        from .intermediate import IntermediateBot
-
         return IntermediateBot._auction(self.bot, v)
 
     def _model_trump(self, st: RoundState, me: int) -> int:
         bidder = st.bidder
         if team_of(bidder) != team_of(me) and self.opponents == "length":
             return length_trump(st.first_batch(bidder))
-        from .intermediate import IntermediateBot
-
         a = IntermediateBot._trump(self.bot, view(st, bidder))
         if a.act is Act.TRUMP_SEVENTH:  # the suit of its seventh card
             return st.seventh_card(bidder) >> 3
@@ -250,8 +242,6 @@ class Foresight:
         suits = {a.arg: a for a in v.legal if a.act is Act.TRUMP_SUIT}
         if len(suits) < 2 or v.bid is None:
             return None
-        from .intermediate import IntermediateBot
-
         rules_pick = IntermediateBot._trump(self.bot, v)
         if rules_pick.act is not Act.TRUMP_SUIT:
             return None
@@ -281,8 +271,6 @@ class Foresight:
         bids = sorted((a for a in legal if a.act is Act.BID), key=lambda a: a.arg)
         if passing is None or not bids:
             return None
-        from .intermediate import IntermediateBot
-
         rules_call = IntermediateBot._auction(self.bot, v)
         candidates = [passing, bids[0]]
         if rules_call not in candidates:
@@ -305,8 +293,6 @@ class Foresight:
 
 
 def _call_action(st: RoundState, seat: int, bid: int) -> Action | None:
-    from ..engine.round import legal_actions
-
     for a in legal_actions(st, seat):
         if (bid == 0 and a.act is Act.PASS) or (bid and a.act is Act.BID and a.arg == bid):
             return a
