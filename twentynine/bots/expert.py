@@ -49,6 +49,12 @@ taken off the bidder's side. None measured stronger (see ``bots/__init__.py``).
 ``play_inference=True`` also weighs each sampled deal by how likely the others' cards played are
 with it (``playinfer.py``); ``bid_shift`` makes the rules' bids bolder or more cautious. None of
 these three measured stronger (see ``bots/__init__.py``).
+
+``caller_model="length"`` weighs the play's sampled deals by how likely the opponents' calls
+are if they call by the length of their longest suit (``callers.py``); ``foresight="length"``
+(or ``"rules"``) bids and passes by playing the auction forward over deals that fit every
+call heard (``foresight.py``), ``foresight_shifts`` saying how a side's contract fares against
+the solver's points, ``foresight_trump`` naming trump so too. None measured stronger.
 """
 
 from __future__ import annotations
