@@ -31,3 +31,10 @@ def obvious(view: View) -> Action | None:
     if len(legal) == 1:
         return legal[0]
     return next((a for a in legal if a.act is Act.PAIR), None)
+
+
+def pass_and_bids(legal: tuple[Action, ...] | list[Action]) -> tuple[Action | None, list[Action]]:
+    """An auction turn's choices: the pass (None where the seat may not pass) and the bids,
+    lowest first."""
+    passing = next((a for a in legal if a.act is Act.PASS), None)
+    return passing, sorted((a for a in legal if a.act is Act.BID), key=lambda a: a.arg)

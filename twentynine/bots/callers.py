@@ -15,6 +15,7 @@ deal does not say which of its fours were dealt first.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import combinations
 
@@ -43,20 +44,18 @@ def longest_suits(four: int) -> tuple[int, ...]:
 REACH = (0, 0, 16, 18, 22)
 
 
-def seat_calls(
-    calls: tuple[tuple[int, int], ...], seat: int, rules: Rules
-) -> tuple[tuple[int, int], ...]:
-    """(the least it could have bid, what it called) for each of ``seat``'s calls, read off
-    the auction's bookkeeping (the duel's holder matches, a challenger goes one higher)."""
+def calls_in_turn(
+    calls: tuple[tuple[int, int], ...], rules: Rules
+) -> Iterator[tuple[int, int, int, int]]:
+    """Each call of an auction with what stood when it was made: (seat, bid or 0 for a pass,
+    the least bid the seat could have made, the seat holding the bid before it; -1: none), by
+    the auction's bookkeeping (in the duel the holder matches, a challenger goes one higher)."""
     duel = rules.auction == "duel"
     holder = challenger = -1
     current = 0
-    out: list[tuple[int, int]] = []
-    for n, (who, value) in enumerate(calls):
-        if who == seat:
-            least = max(rules.min_bid, current if duel and who == holder else current + 1)
-            forced = n == 0 and rules.first_bid_required
-            out.append((-least if forced else least, value))
+    for who, value in calls:
+        least = max(rules.min_bid, current if duel and who == holder else current + 1)
+        yield who, value, least, holder
         if value:
             if not duel or holder < 0:
                 holder = who
@@ -65,7 +64,18 @@ def seat_calls(
             current = max(current, value)
         elif duel and who == holder:
             holder, challenger = challenger, -1
-    return tuple(out)
+
+
+def seat_calls(
+    calls: tuple[tuple[int, int], ...], seat: int, rules: Rules
+) -> tuple[tuple[int, int], ...]:
+    """(the least it could have bid, what it called) for each of ``seat``'s calls
+    (``calls_in_turn``); the least is negative for an opening the rules forced."""
+    return tuple(
+        (-least if n == 0 and rules.first_bid_required else least, value)
+        for n, (who, value, least, _) in enumerate(calls_in_turn(calls, rules))
+        if who == seat
+    )
 
 
 def length_likelihood(four: int, mine: tuple[tuple[int, int], ...], named: int) -> float:

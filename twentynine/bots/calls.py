@@ -31,6 +31,8 @@ from ..engine.cards import mask_of, mask_points
 from ..engine.rules import Rules
 from ..engine.state import REGULAR_STAKES, TrumpMode, partner, team_of
 from ..engine.views import View
+from .base import pass_and_bids
+from .callers import calls_in_turn
 from .evaluate import best_trump, defenders_odds
 from .solver import best_value, open_state
 
@@ -153,35 +155,23 @@ def call_weight(
     four cards are ``first``: a bid of ``b`` is likely when the caller's cards are worth about
     ``b`` or more, a pass when they are not worth what it would have had to bid."""
     weight = 1.0
-    duel = rules.auction == "duel"
-    holder = challenger = -1
-    current = 0
     worth: dict[int, float] = {}
-    for n, (seat, value) in enumerate(calls):
+    for n, (seat, value, need, holder) in enumerate(calls_in_turn(calls, rules)):
         # the first hand's opening at the minimum says nothing where it may not pass
         forced = n == 0 and (
             rules.auction == "first_forced" or (rules.first_bid_required and value == rules.min_bid)
         )
-        informs = seat != me and not forced
-        if informs:
-            w = worth.get(seat)
-            if w is None:
-                w = worth[seat] = _worth(first[seat])
-            if value:
-                weight *= _sigmoid((w - (value - 0.5)) / CALL_SPREAD)
-            else:
-                need = max(rules.min_bid, current if duel and seat == holder else current + 1)
-                if holder >= 0 and seat == partner(holder):
-                    need += 2  # nobody outbids a partner without real strength
-                weight *= 1.0 - _sigmoid((w - (need - 0.5)) / CALL_SPREAD)
+        if seat == me or forced:
+            continue
+        w = worth.get(seat)
+        if w is None:
+            w = worth[seat] = _worth(first[seat])
         if value:
-            if not duel or holder < 0:
-                holder = seat
-            elif seat != holder:
-                challenger = seat
-            current = max(current, value)
-        elif duel and seat == holder:
-            holder, challenger = challenger, -1
+            weight *= _sigmoid((w - (value - 0.5)) / CALL_SPREAD)
+        else:
+            if holder >= 0 and seat == partner(holder):
+                need += 2  # nobody outbids a partner without real strength
+            weight *= 1.0 - _sigmoid((w - (need - 0.5)) / CALL_SPREAD)
     return weight
 
 
@@ -296,9 +286,7 @@ def bid_by_search(v: View, search: CallSearch, deadline: float) -> Action | None
     """The expert's auction call, or None when too few samples were solved in time."""
     seat = v.viewer
     assert seat is not None
-    legal = v.legal
-    passing = next((a for a in legal if a.act is Act.PASS), None)
-    bids = sorted((a for a in legal if a.act is Act.BID), key=lambda a: a.arg)
+    passing, bids = pass_and_bids(v.legal)
     if not bids:
         return passing
     # the one bid worth weighing: the lowest legal one (a holder matches: also the lowest)

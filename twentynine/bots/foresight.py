@@ -38,6 +38,7 @@ from ..engine.round import apply, legal_actions, start_round, to_act
 from ..engine.rules import Rules
 from ..engine.state import Phase, RoundState, team_of
 from ..engine.views import View, view
+from .base import pass_and_bids
 from .callers import REACH, length_likelihood, longest, longest_suits, seat_calls
 from .calls import Deal, deal_sample
 from .intermediate import IntermediateBot
@@ -60,11 +61,9 @@ def length_call(v: View) -> Action:
     suit reaches that far, else a pass (a bid where it may not pass)."""
     seat = v.viewer
     assert seat is not None
-    legal = v.legal
-    passing = next((a for a in legal if a.act is Act.PASS), None)
-    bids = sorted((a for a in legal if a.act is Act.BID), key=lambda a: a.arg)
+    passing, bids = pass_and_bids(v.legal)
     if not bids:
-        return passing if passing is not None else legal[0]
+        return passing if passing is not None else v.legal[0]
     low = bids[0]
     if passing is None:
         return low
@@ -266,9 +265,7 @@ class Foresight:
         deals fit the calls heard in time (then the rules decide)."""
         me = v.viewer
         assert me is not None
-        legal = v.legal
-        passing = next((a for a in legal if a.act is Act.PASS), None)
-        bids = sorted((a for a in legal if a.act is Act.BID), key=lambda a: a.arg)
+        passing, bids = pass_and_bids(v.legal)
         if passing is None or not bids:
             return None
         rules_call = IntermediateBot._auction(self.bot, v)
