@@ -252,12 +252,12 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # when it beats it by 0.1 a deal. Against bikaldev (peers.py --deals 100, one seed a
     # run, ours on core 1, the peer on core 0; the thirty-fourth session): seed 1 114 of 199,
     # seed 2 109 of 198: 223 of 397 (56.2%, CI 51.3-61.0%), contracts 132/211 (peer 95/186),
-    # swings 41 to 16, 0 illegal answers, 0 HTTP errors, 0 deals over time. Seeds 3 and 4
-    # (the thirty-fifth session): 111 of 199 and 101 of 196, 212 of 395 (53.7%); over the four
-    # seeds 435 of 792 (54.9%), the expert's level; against the expert, 1000 duplicate deals
-    # of the bhoos preset (seeds 2028-2031): 987 of 1999 (49.4%). On the rounds
+    # swings 41 to 16, 0 illegal answers, 0 HTTP errors, 0 deals over time. On the rounds
     # whose calls differed from expert-length's on the same decks it won 23 the other lost
-    # and lost 18 the other won: even. expert-foresight-rules models the opponents by our
+    # and lost 18 the other won: even. Seeds 3 and 4 (the thirty-fifth session): 111 of 199
+    # and 101 of 196, 212 of 395 (53.7%); over the four seeds 435 of 792 (54.9%), the
+    # expert's level; against the expert, 1000 duplicate deals of the bhoos preset (seeds
+    # 2028-2031): 987 of 1999 (49.4%). expert-foresight-rules models the opponents by our
     # rules too; in self-play, where that model is exact (twentynine arena
     # expert-foresight-rules expert --deals 250 --seed S, S = 2026, 2027, one core each,
     # standard preset): deals won 213 to 217 and 211 to 211, games 9-9 and 6-6: even.
