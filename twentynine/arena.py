@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, make_bot
+from .engine.actions import Action
 from .engine.cards import card_list, codes
 from .engine.game import GameState, apply, new_game, next_round
 from .engine.rules import Rules
@@ -128,6 +129,8 @@ class Table:
         self.players = players
         self.sides = sides  # sides[team]
         self.game: GameState | None = None
+        #: every action of the round last played, in order (for ``deal_record``)
+        self.round_actions: list[Action] = []
 
     def play(self, deck: list[int], dealer: int) -> GameState:
         if self.game is None or self.game.over:
@@ -135,6 +138,7 @@ class Table:
         else:
             self.game, _ = next_round(self.game, deck, dealer)
         game = self.game
+        self.round_actions = []
         while not game.round.is_over:
             rnd = game.round
             seat = _next_seat(rnd)
@@ -146,6 +150,7 @@ class Table:
             side.times.append(time.perf_counter() - start)
             side.cpu_times.append(time.thread_time() - cpu)
             game, _ = apply(game, action)
+            self.round_actions.append(action)
         self.game = game
         return game
 
@@ -184,7 +189,7 @@ def run_arena(
             account(table, game)
             result.invalid_deals += game.round.outcome == "invalid"
             if on_round is not None:
-                on_round(deal_record(game, i, t, table.sides))
+                on_round(deal_record(game, i, t, table.sides, table.round_actions))
         if on_deal:
             on_deal(i + 1)
     result.seconds = time.perf_counter() - start
@@ -218,11 +223,16 @@ def duplicate_tables(
 
 
 def deal_record(
-    game: GameState, deal: int, table: int, sides: tuple[SideStats, SideStats]
+    game: GameState,
+    deal: int,
+    table: int,
+    sides: tuple[SideStats, SideStats],
+    actions: list[Action] | None = None,
 ) -> dict[str, Any]:
     """One finished round as data: the duplicate deal's number and table, the side of each
     team, every call, the deck and each seat's first and last four cards, the contract and
-    what came of it (``RoundState.summary``)."""
+    what came of it (``RoundState.summary``); with ``actions``, every action of the round in
+    order (``{"seat": …, "act": …}``, replayable from the deck and the dealer)."""
     rnd = game.round
     record: dict[str, Any] = {
         "deal": deal,
@@ -236,6 +246,8 @@ def deal_record(
         "calls": [list(c) for c in rnd.calls],
     }
     record.update(rnd.summary())
+    if actions is not None:
+        record["actions"] = [a.to_json() for a in actions]
     record["game_winner"] = game.winner if game.over else None
     return record
 

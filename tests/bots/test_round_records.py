@@ -35,3 +35,24 @@ def test_every_round_is_recorded_with_its_cards_calls_and_result() -> None:
     for d in range(6):
         one, two = (r for r in rounds if r["deal"] == d)
         assert one["deck"] == two["deck"] and one["dealer"] == two["dealer"]
+
+
+def test_a_rounds_actions_replay_it_from_its_deck_and_dealer() -> None:
+    from twentynine.engine.actions import action_from_json
+    from twentynine.engine.round import apply, start_round
+
+    rounds: list[dict[str, Any]] = []
+    rules = preset("bhoos")
+    run_arena("intermediate", "beginner", 4, 11, rules, "bhoos", on_round=rounds.append)
+    plays = 0
+    for r in rounds:
+        st, _ = start_round(rules, r["dealer"], [parse_card(c) for c in r["deck"]])
+        for a in r["actions"]:
+            st, _ = apply(st, action_from_json(a, a["seat"]))
+            plays += a["act"] == "play"
+        assert st.is_over
+        summary = st.summary()
+        assert {k: summary[k] for k in ("outcome", "bidder", "bid", "points", "trump")} == {
+            k: r[k] for k in ("outcome", "bidder", "bid", "points", "trump")
+        }
+    assert plays > 0
