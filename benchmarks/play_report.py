@@ -1,0 +1,157 @@
+"""Which side's play gave deals away, judged against the true cards (``peers.py --deals-out``).
+
+    uv run python benchmarks/play_report.py rounds.jsonl [more.jsonl ...] [--json]
+
+Each round of the files (a contract played out, its actions recorded) is replayed from its deck.
+At every decision of the play with more than one legal action, the exact open-hand solver values
+each action on the true deal: can the mover's side still hold its side of the contract (the
+bidder's team reach the bid, the other team keep it from the bid) with best play by both from
+there? A decision **drops** the deal when the best action held it and the one chosen does not;
+it **saves** nothing (best play from a held position holds it), so a side's drops are the deals
+its own play let slip, each a gift to the other side's result. Counted per side: decisions,
+drops (by the mover's role, the trick, a lead or not), and for each round how the contract stood
+with best play when the first card was led against how it came out.
+
+The solver sees every card, so a drop is a choice that turned out wrong on the real deal, not
+always a mistake by what the mover could know; the void rule (a deal whose trump is never
+shown is void) is not part of its values. Rounds without actions (files from before the arena
+kept them) are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from twentynine.bots.solver import solve, warm_up
+from twentynine.engine import preset
+from twentynine.engine.actions import Act, action_from_json
+from twentynine.engine.cards import parse_card
+from twentynine.engine.round import apply, legal_actions, start_round, to_act
+from twentynine.engine.state import Phase, RoundState, team_of
+
+#: the card points of a deal (no last-trick point in the bhoos preset)
+DECK_POINTS = 28
+
+
+def need(st: RoundState, team: int) -> int:
+    """The points ``team`` must still take (the unfinished trick's cards count for whoever
+    wins it) to hold its side of the contract: the bidder's team to reach the bid, the other
+    to keep it short."""
+    taken = st.points[team_of(st.bidder)]
+    if team == team_of(st.bidder):
+        return st.bid - taken
+    still_out = DECK_POINTS - sum(st.points)
+    return still_out - (st.bid - taken) + 1
+
+
+def bidders_hold(st: RoundState) -> bool:
+    """Can the bidder's team still reach the bid with best play by both teams from ``st``?
+    (The solver values the actions of the seat to move, for its own team.)"""
+    mover = team_of(to_act(st)[0])
+    n = need(st, mover)
+    mover_holds = n <= 0 or max(solve(st, need=n).values()) >= n
+    return mover_holds == (mover == team_of(st.bidder))
+
+
+def role(st: RoundState, seat: int) -> str:
+    if seat == st.bidder:
+        return "bidder"
+    if team_of(seat) == team_of(st.bidder):
+        return "bidder's partner"
+    return "defender"
+
+
+def study(records: list[dict[str, Any]]) -> dict[str, Any]:
+    rules = preset("bhoos")
+    sides: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {
+            "rounds": 0,
+            "decisions": 0,
+            "drops": 0,
+            "drops_by_role": Counter(),
+            "decisions_by_role": Counter(),
+            "drops_by_trick": Counter(),
+            "drops_on_lead": 0,
+            "leads": 0,
+            "contracts": Counter(),
+        }
+    )
+    for r in records:
+        if "actions" not in r or r["outcome"] not in ("won", "lost") or r["caller"] is not None:
+            continue
+        st, _ = start_round(rules, r["dealer"], [parse_card(c) for c in r["deck"]])
+        names = r["sides"]
+        bidder_side = names[r["bidder"] & 1]
+        first_card = True
+        for a in r["actions"]:
+            action = action_from_json(a, a["seat"])
+            if st.phase is Phase.PLAY:
+                seat = to_act(st)[0]
+                team = team_of(seat)
+                if first_card:
+                    first_card = False
+                    made_best = bidders_hold(st)
+                    key = f"{'makeable' if made_best else 'not makeable'}, {r['outcome']}"
+                    sides[bidder_side]["contracts"][key] += 1
+                legal = legal_actions(st, seat)
+                if len(legal) > 1 and action.seat == seat:
+                    s = sides[names[team]]
+                    s["decisions"] += 1
+                    who = role(st, seat)
+                    s["decisions_by_role"][who] += 1
+                    lead = not st.trick and action.act is Act.PLAY
+                    s["leads"] += lead
+                    n = need(st, team)
+                    if n > 0:
+                        values = solve(st, need=n)
+                        if max(values.values()) >= n and values[action] < n:
+                            s["drops"] += 1
+                            s["drops_by_role"][who] += 1
+                            s["drops_by_trick"][len(st.tricks) + 1] += 1
+                            s["drops_on_lead"] += lead
+            st, _ = apply(st, action)
+        for name in set(names):
+            sides[name]["rounds"] += 1
+    out: dict[str, Any] = {}
+    for name, s in sides.items():
+        out[name] = {
+            **{k: v for k, v in s.items() if not isinstance(v, Counter)},
+            "drops_per_100_rounds": round(100 * s["drops"] / s["rounds"], 1) if s["rounds"] else 0,
+            "drops_by_role": dict(s["drops_by_role"]),
+            "decisions_by_role": dict(s["decisions_by_role"]),
+            "drops_by_trick": dict(sorted(s["drops_by_trick"].items())),
+            "contracts_at_first_card": dict(s["contracts"]),
+        }
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="+", type=Path, help="rounds files (peers.py --deals-out)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args()
+    records = [json.loads(line) for f in args.files for line in f.read_text().splitlines() if line]
+    warm_up()
+    result = study(records)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    for name, s in result.items():
+        print(f"{name}: {s['rounds']} rounds, {s['decisions']} decisions with a choice")
+        print(
+            f"  drops (the best action held the deal, the one chosen did not): {s['drops']}"
+            f" ({s['drops_per_100_rounds']} a 100 rounds), on a lead {s['drops_on_lead']}"
+            f" of {s['leads']} leads"
+        )
+        for who, n in sorted(s["decisions_by_role"].items()):
+            print(f"  as {who}: {s['drops_by_role'].get(who, 0)} drops in {n} decisions")
+        print(f"  drops by trick: {s['drops_by_trick']}")
+        print(f"  its contracts, at the first card with best play: {s['contracts_at_first_card']}")
+
+
+if __name__ == "__main__":
+    main()
