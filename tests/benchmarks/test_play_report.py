@@ -103,3 +103,25 @@ def test_one_dropping_choice_is_counted_once_against_the_side_that_made_it() -> 
         expected = sum(1 for r, seat in played if seat is not None and r["sides"][seat & 1] == name)
         assert result.get(name, {"drops": 0})["drops"] == expected
     assert sum(s["drops"] for s in result.values()) == len(played)
+
+
+def test_rechoosing_judges_the_recorded_and_the_new_choice_on_the_same_positions() -> None:
+    played = _played_records(3)
+    records = [r for r, _ in played]
+    dropped = report.study(records)
+    assert sum(len(list(report.positions(records, side))) for side in ("ours", "theirs")) >= 3
+    for side in ("ours", "theirs"):
+        found = list(report.positions(records, side))
+        # every drop is made at a critical position, and is counted there
+        assert (
+            sum(not holding[action] for _, _, action, holding in found)
+            == (dropped.get(side, {"drops": 0})["drops"])
+        )
+        assert all(any(h.values()) and not all(h.values()) for _, _, _, h in found)
+        plain = report.rechoose(records, side, "random")
+        via = report.rechoose(records, side, "expert", worlds=4, via_bhoos=True)
+        for out in (plain, via):
+            assert out["positions"] == len(found)
+            assert out["recorded_drops"] == dropped.get(side, {"drops": 0})["drops"]
+            assert 0 <= out["rechosen_drops"] <= out["positions"]
+            assert 0 <= out["differ"] <= out["positions"]
