@@ -43,7 +43,7 @@ from twentynine.bhoos.convert import (
 )
 from twentynine.bhoos.server import SERVED_MAX_WORLDS, BhoosPlayer
 from twentynine.bots import make_bot
-from twentynine.bots.expert import ExpertBot
+from twentynine.bots.expert import ExpertBot, points_needed
 from twentynine.bots.solver import solve, warm_up
 from twentynine.engine import preset
 from twentynine.engine.actions import Act, Action, action_from_json
@@ -52,28 +52,35 @@ from twentynine.engine.round import apply, legal_actions, start_round, to_act
 from twentynine.engine.state import Phase, RoundState, team_of
 from twentynine.engine.views import view
 
-#: the card points of a deal (no last-trick point in the bhoos preset)
-DECK_POINTS = 28
+
+def played_rounds(records: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The rounds a contract was played out in, with their actions recorded."""
+    for r in records:
+        if "actions" in r and r["outcome"] in ("won", "lost") and r["caller"] is None:
+            yield r
 
 
-def need(st: RoundState, team: int) -> int:
-    """The points ``team`` must still take (the unfinished trick's cards count for whoever
-    wins it) to hold its side of the contract: the bidder's team to reach the bid, the other
-    to keep it short."""
-    taken = st.points[team_of(st.bidder)]
-    if team == team_of(st.bidder):
-        return st.bid - taken
-    still_out = DECK_POINTS - sum(st.points)
-    return still_out - (st.bid - taken) + 1
+def replay(r: dict[str, Any]) -> Iterator[tuple[RoundState, Action]]:
+    """Each action of round ``r`` with the true position it was taken in."""
+    st, _ = start_round(preset("bhoos"), r["dealer"], [parse_card(c) for c in r["deck"]])
+    for a in r["actions"]:
+        action = action_from_json(a, a["seat"])
+        yield st, action
+        st, _ = apply(st, action)
+
+
+def need(st: RoundState, seat: int) -> int:
+    """The points ``seat``'s team must still take to hold its side of the contract."""
+    return points_needed(st, seat)[0]
 
 
 def bidders_hold(st: RoundState) -> bool:
     """Can the bidder's team still reach the bid with best play by both teams from ``st``?
     (The solver values the actions of the seat to move, for its own team.)"""
-    mover = team_of(to_act(st)[0])
+    mover = to_act(st)[0]
     n = need(st, mover)
     mover_holds = n <= 0 or max(solve(st, need=n).values()) >= n
-    return mover_holds == (mover == team_of(st.bidder))
+    return mover_holds == (team_of(mover) == team_of(st.bidder))
 
 
 def role(st: RoundState, seat: int) -> str:
@@ -87,7 +94,7 @@ def role(st: RoundState, seat: int) -> str:
 def critical(st: RoundState, seat: int) -> dict[Action, bool] | None:
     """At a decision whose best action holds the mover's side of the contract and some other
     action does not: {action: does it hold?}; None elsewhere (nothing to drop)."""
-    n = need(st, team_of(seat))
+    n = need(st, seat)
     if n <= 0:
         return None
     values = solve(st, need=n)
@@ -95,26 +102,26 @@ def critical(st: RoundState, seat: int) -> dict[Action, bool] | None:
     return holding if any(holding.values()) and not all(holding.values()) else None
 
 
+def is_lead(st: RoundState, action: Action) -> bool:
+    return not st.trick and action.act is Act.PLAY
+
+
 def positions(
     records: list[dict[str, Any]], side: str, leads_only: bool = False
 ) -> Iterator[tuple[RoundState, int, Action, dict[Action, bool]]]:
     """``side``'s critical decisions (``critical``) in the rounds: the true position, the seat,
     the action recorded and which actions hold."""
-    rules = preset("bhoos")
-    for r in records:
-        if "actions" not in r or r["outcome"] not in ("won", "lost") or r["caller"] is not None:
-            continue
-        st, _ = start_round(rules, r["dealer"], [parse_card(c) for c in r["deck"]])
-        for a in r["actions"]:
-            action = action_from_json(a, a["seat"])
-            if st.phase is Phase.PLAY and action.seat == to_act(st)[0]:
-                seat = action.seat
-                lead = not st.trick and action.act is Act.PLAY
-                if r["sides"][team_of(seat)] == side and (lead or not leads_only):
-                    holding = critical(st, seat)
-                    if holding is not None:
-                        yield st, seat, action, holding
-            st, _ = apply(st, action)
+    for r in played_rounds(records):
+        for st, action in replay(r):
+            seat = action.seat
+            if (
+                st.phase is Phase.PLAY
+                and r["sides"][team_of(seat)] == side
+                and (is_lead(st, action) or not leads_only)
+            ):
+                holding = critical(st, seat)
+                if holding is not None:
+                    yield st, seat, action, holding
 
 
 def rechoose(
@@ -156,7 +163,6 @@ def rechoose(
 
 
 def study(records: list[dict[str, Any]]) -> dict[str, Any]:
-    rules = preset("bhoos")
     sides: dict[str, dict[str, Any]] = defaultdict(
         lambda: {
             "rounds": 0,
@@ -170,40 +176,30 @@ def study(records: list[dict[str, Any]]) -> dict[str, Any]:
             "contracts": Counter(),
         }
     )
-    for r in records:
-        if "actions" not in r or r["outcome"] not in ("won", "lost") or r["caller"] is not None:
-            continue
-        st, _ = start_round(rules, r["dealer"], [parse_card(c) for c in r["deck"]])
+    for r in played_rounds(records):
         names = r["sides"]
-        bidder_side = names[r["bidder"] & 1]
         first_card = True
-        for a in r["actions"]:
-            action = action_from_json(a, a["seat"])
-            if st.phase is Phase.PLAY:
-                seat = to_act(st)[0]
-                team = team_of(seat)
-                if first_card:
-                    first_card = False
-                    made_best = bidders_hold(st)
-                    key = f"{'makeable' if made_best else 'not makeable'}, {r['outcome']}"
-                    sides[bidder_side]["contracts"][key] += 1
-                legal = legal_actions(st, seat)
-                if len(legal) > 1 and action.seat == seat:
-                    s = sides[names[team]]
-                    s["decisions"] += 1
-                    who = role(st, seat)
-                    s["decisions_by_role"][who] += 1
-                    lead = not st.trick and action.act is Act.PLAY
-                    s["leads"] += lead
-                    n = need(st, team)
-                    if n > 0:
-                        values = solve(st, need=n)
-                        if max(values.values()) >= n and values[action] < n:
-                            s["drops"] += 1
-                            s["drops_by_role"][who] += 1
-                            s["drops_by_trick"][len(st.tricks) + 1] += 1
-                            s["drops_on_lead"] += lead
-            st, _ = apply(st, action)
+        for st, action in replay(r):
+            if st.phase is not Phase.PLAY:
+                continue
+            if first_card:
+                first_card = False
+                key = f"{'makeable' if bidders_hold(st) else 'not makeable'}, {r['outcome']}"
+                sides[names[r["bidder"] & 1]]["contracts"][key] += 1
+            seat = action.seat
+            if len(legal_actions(st, seat)) < 2:
+                continue
+            s = sides[names[team_of(seat)]]
+            who, lead = role(st, seat), is_lead(st, action)
+            s["decisions"] += 1
+            s["decisions_by_role"][who] += 1
+            s["leads"] += lead
+            holding = critical(st, seat)
+            if holding is not None and not holding[action]:
+                s["drops"] += 1
+                s["drops_by_role"][who] += 1
+                s["drops_by_trick"][len(st.tricks) + 1] += 1
+                s["drops_on_lead"] += lead
         for name in set(names):
             sides[name]["rounds"] += 1
     out: dict[str, Any] = {}

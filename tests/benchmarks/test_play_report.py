@@ -12,7 +12,7 @@ from twentynine.engine import preset
 from twentynine.engine.actions import Action
 from twentynine.engine.cards import codes
 from twentynine.engine.round import apply, legal_actions, start_round, to_act
-from twentynine.engine.state import Phase, RoundState, team_of
+from twentynine.engine.state import Phase, RoundState
 from twentynine.engine.views import view
 
 from .modules import benchmark
@@ -20,21 +20,15 @@ from .modules import benchmark
 report = benchmark("play_report")
 
 
-def _best(st: RoundState, seat: int) -> Action:
+def _best(st: RoundState) -> Action:
     values = solve(st)
     return max(values, key=lambda a: values[a])
 
 
 def _dropping(st: RoundState, seat: int) -> Action | None:
     """An action that loses the mover's side a contract the best action holds, if any."""
-    team = team_of(seat)
-    n = report.need(st, team)
-    if n <= 0:
-        return None
-    values = solve(st, need=n)
-    if max(values.values()) < n:
-        return None
-    return next((a for a in legal_actions(st, seat) if values[a] < n), None)
+    holding = report.critical(st, seat)
+    return None if holding is None else next(a for a, held in holding.items() if not held)
 
 
 def _record(seed: int, drop_at: int | None) -> tuple[dict[str, Any], int | None]:
@@ -55,7 +49,7 @@ def _record(seed: int, drop_at: int | None) -> tuple[dict[str, Any], int | None]
         if st.phase is not Phase.PLAY:
             action = callers[seat].choose(view(st, seat))
         else:
-            action = _best(st, seat)
+            action = _best(st)
             if len(legal_actions(st, seat)) > 1:
                 decisions += 1
                 if drop_at is not None and dropper is None and decisions >= drop_at:

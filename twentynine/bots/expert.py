@@ -376,7 +376,7 @@ class ExpertBot(IntermediateBot):
                 world = sample_world(view, self.rng, knowledge)
             except Exception:  # no consistent deal found: fall back on the heuristics
                 break
-            need, left = self._need(world, view)
+            need, left = points_needed(world, seat)
             # a test only while the contract's fate is open (else nothing to test for): its
             # number is at least ``need`` exactly when the value is
             values = solve(world, need=need if tests and 0 < need <= left else 0)
@@ -419,19 +419,18 @@ class ExpertBot(IntermediateBot):
         )
         return 0.05 + call_weight(view.calls, first, seat, view.rules)
 
-    @staticmethod
-    def _need(world: RoundState, view: View) -> tuple[int, int]:
-        """(the points the mover's team must take from here for its side of the contract to
-        hold in ``world``, the points left to take). Public facts only: the same in every
-        sampled deal."""
-        seat = view.viewer
-        assert seat is not None
-        bidders = world.bidder & 1
-        taken = world.points
-        left = 28 + world.rules.last_trick_point - taken[0] - taken[1]
-        if seat & 1 == bidders:
-            return world.target - taken[bidders], left
-        return taken[bidders] + left - world.target + 1, left
+
+def points_needed(st: RoundState, seat: int) -> tuple[int, int]:
+    """(the points ``seat``'s team must take from ``st`` on for its side of the contract to
+    hold: the bidder's team to reach the target, the other to keep it short; the points left
+    to take; the cards of an unfinished trick count for whoever wins it). Public facts only:
+    the same in every sampled deal of a seat's view."""
+    bidders = st.bidder & 1
+    taken = st.points
+    left = 28 + st.rules.last_trick_point - taken[0] - taken[1]
+    if seat & 1 == bidders:
+        return st.target - taken[bidders], left
+    return taken[bidders] + left - st.target + 1, left
 
 
 #: a sampled deal as the play's search keeps it: the deal, its weight, each action's solved
