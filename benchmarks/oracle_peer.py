@@ -17,6 +17,10 @@ Our side plays in this process, in both seats of its team:
   with. (The solved contracts have trump shown from the first trick, and the peer's later
   bids are not foreseen: a ceiling, not an exact one);
 - ``--oracle calls``: the auction and the trump as with ``all``, the play the expert's own;
+- ``--oracle partner``: the expert's own calls and play, but in the play each seat's view also
+  shows its partner's hand as it is now (not the bidder's face-down trump card): what a perfect
+  partnership signal could tell at most; ``--oracle partner-leads`` the same only when the seat
+  leads a trick, ``--oracle partner-follows`` only when it does not;
 - ``--oracle none``: the expert unchanged, in this process (the control).
 
 The peer is started and spoken to over the Bhoos protocol exactly as ``benchmarks/peers.py``
@@ -41,6 +45,7 @@ import shlex
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +59,7 @@ from twentynine.engine import RoundState, preset
 from twentynine.engine.actions import Act, Action
 from twentynine.engine.cards import suit_of
 from twentynine.engine.state import Phase, team_of
-from twentynine.engine.views import View
+from twentynine.engine.views import View, view
 
 #: the deal as it truly is, at the moment a seat is asked (set by ``seeing_everything``)
 TRUE: dict[str, RoundState] = {}
@@ -90,6 +95,15 @@ def best_trump_points(st: RoundState, bidder: int) -> int:
     return max(bidder_points(st, bidder, trump) for trump in range(4))
 
 
+def with_partner_hand(seen: View, st: RoundState, seat: int) -> View:
+    """``seen`` (``seat``'s own view) with its partner's hand face up, as the partner's own
+    view shows it (the bidder's face-down trump card stays hidden)."""
+    partner = (seat + 2) % 4
+    theirs = view(st, partner).hands[partner]
+    hands = tuple(theirs if s == partner else h for s, h in enumerate(seen.hands))
+    return replace(seen, hands=hands)
+
+
 class Oracle:
     """The expert, except where ``mode`` lets it read the true deal (see the module's note)."""
 
@@ -115,6 +129,11 @@ class Oracle:
                     suits.setdefault(suit_of(a.arg), a)
             if suits:
                 return suits[max(suits, key=lambda t: bidder_points(st, seat, t))]
+        if self.mode.startswith("partner") and st.phase is Phase.PLAY:
+            leads = not view.trick
+            if self.mode == "partner" or (self.mode == "partner-leads") == leads:
+                return self.inner.choose(with_partner_hand(view, st, seat))
+            return self.inner.choose(view)
         cards = any(a.act in (Act.PLAY, Act.REVEAL) for a in view.legal)
         if self.mode in ("play", "all") and st.phase is Phase.PLAY and cards:
             values = solve(st)
@@ -146,7 +165,7 @@ def main() -> None:
     ap.add_argument("--peer-name", default="peer", help="the peer's name in the output")
     ap.add_argument(
         "--oracle",
-        choices=["play", "calls", "all", "none"],
+        choices=["play", "calls", "all", "partner", "partner-leads", "partner-follows", "none"],
         default="play",
         help="what it reads the true deal for",
     )

@@ -43,7 +43,8 @@ from twentynine.bhoos.convert import (
 )
 from twentynine.bhoos.server import SERVED_MAX_WORLDS, BhoosPlayer
 from twentynine.bots import make_bot
-from twentynine.bots.expert import ExpertBot, points_needed
+from twentynine.bots.expert import ExpertBot
+from twentynine.bots.need import points_needed
 from twentynine.bots.solver import solve, warm_up
 from twentynine.engine import preset
 from twentynine.engine.actions import Act, Action, action_from_json

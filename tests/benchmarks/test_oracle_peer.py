@@ -86,3 +86,42 @@ def test_a_contract_stands_when_it_wins_the_deal_for_us() -> None:
     for ours_wins, action in seen:
         if ours_wins:
             assert action.act is Act.PASS
+
+
+def test_the_partner_study_shows_the_partners_hand_and_nothing_else() -> None:
+    from twentynine.engine.views import view
+
+    shown: list[int] = []
+
+    class Partnered(oracle.Oracle):  # type: ignore[misc,name-defined]
+        def __init__(self, seed: int, mode: str) -> None:
+            super().__init__(seed, mode)
+            inner = self.inner
+
+            class Spy:
+                def choose(self, seen: Any) -> Action:
+                    st, seat = oracle.TRUE["state"], seen.viewer
+                    partner = (seat + 2) % 4
+                    if st.phase is Phase.PLAY:
+                        assert seen.hands[partner] == view(st, partner).hands[partner]
+                        for other in ((seat + 1) % 4, (seat + 3) % 4):
+                            assert seen.hands[other] is None
+                        assert seen.indicator == view(st, seat).indicator
+                        shown.append(seat)
+                    else:
+                        assert seen.hands[partner] is None
+                    return inner.choose(seen)
+
+            self.inner = Spy()
+
+    with oracle.seeing_everything():
+        run_arena(
+            "oracle",
+            "random",
+            1,
+            5,
+            preset("bhoos"),
+            "bhoos",
+            factories=(lambda s: Partnered(s, "partner"), arena.player_factory("random")),
+        )
+    assert len(shown) >= 8

@@ -55,6 +55,10 @@ are if they call by the length of their longest suit (``callers.py``); ``foresig
 (or ``"rules"``) bids and passes by playing the auction forward over deals that fit every
 call heard (``foresight.py``), ``foresight_shifts`` saying how a side's contract fares against
 the solver's points, ``foresight_trump`` naming trump so too. None measured stronger.
+
+``read_partner=n`` weighs each sampled deal by the partner's latest ``n`` cards: one that, in
+the deal, threw the contract away while another of its cards kept it makes the deal
+``partner_penalty`` as likely (``partnerread.py``).
 """
 
 from __future__ import annotations
@@ -82,6 +86,9 @@ from .foresight import Foresight
 from .intermediate import IntermediateBot, forced_opening
 from .knowledge import Knowledge, sample_world
 from .playinfer import DISCARD_PENALTY, FOLLOW_PENALTY, RUFF_PENALTY, Observations
+from .need import points_needed
+from .partnerread import PENALTY as PARTNER_PENALTY
+from .partnerread import PartnerReading
 from .solver import solve
 
 DEFAULT_BUDGET_MS = 220
@@ -127,6 +134,8 @@ class ExpertBot(IntermediateBot):
         foresight_shifts: tuple[float, float, float] = (-1.0, -1.0, 0.0),
         foresight_margin: float = 0.1,
         foresight_trump: bool = False,
+        read_partner: int = 0,
+        partner_penalty: float = PARTNER_PENALTY,
         play_penalties: tuple[float, float, float] = (
             FOLLOW_PENALTY,
             DISCARD_PENALTY,
@@ -149,6 +158,10 @@ class ExpertBot(IntermediateBot):
         self.inference = inference
         #: weigh them by how likely the cards the others played are (``playinfer.py``)
         self.play_inference = play_inference
+        #: weigh them by whether the partner's latest this many cards (0: none) kept the
+        #: contract where another of its cards would have (``partnerread.py``), by this much
+        self.read_partner = read_partner
+        self.partner_penalty = partner_penalty
         #: (follow, discard, ruff): how much less likely each kind of unlikely play makes a deal
         self.play_penalties = play_penalties
         #: the rules' bids: added to the chance of making a bid they ask for (``bid_limit_for``)
@@ -360,6 +373,7 @@ class ExpertBot(IntermediateBot):
         observed = (
             Observations.from_view(view, *self.play_penalties) if self.play_inference else None
         )
+        reading = PartnerReading(view, self.read_partner) if self.read_partner else None
         wins: dict[Action, float] = {}
         points: dict[Action, float] = {}
         total = 0.0
@@ -384,6 +398,8 @@ class ExpertBot(IntermediateBot):
             w = self._weight(world, view) if self.inference else 1.0
             if observed is not None:
                 w *= observed.weight(world)
+            if reading is not None:
+                w *= reading.weight(world, self.partner_penalty)
             if by_length:
                 played = knowledge.played_by
                 eights = (
@@ -418,19 +434,6 @@ class ExpertBot(IntermediateBot):
             world.first_batch(3),
         )
         return 0.05 + call_weight(view.calls, first, seat, view.rules)
-
-
-def points_needed(st: RoundState, seat: int) -> tuple[int, int]:
-    """(the points ``seat``'s team must take from ``st`` on for its side of the contract to
-    hold: the bidder's team to reach the target, the other to keep it short; the points left
-    to take; the cards of an unfinished trick count for whoever wins it). Public facts only:
-    the same in every sampled deal of a seat's view."""
-    bidders = st.bidder & 1
-    taken = st.points
-    left = 28 + st.rules.last_trick_point - taken[0] - taken[1]
-    if seat & 1 == bidders:
-        return st.target - taken[bidders], left
-    return taken[bidders] + left - st.target + 1, left
 
 
 #: a sampled deal as the play's search keeps it: the deal, its weight, each action's solved
