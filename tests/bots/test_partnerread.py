@@ -48,7 +48,7 @@ def test_a_rebuilt_position_is_the_one_the_deal_passed_through() -> None:
             got = position_before(last, trick, index)
             if got is None:
                 # only where the trump was shown after it, or a seat must trump now
-                assert last.trump_shown and last.shown_in_trick > trick or last.must_trump >= 0
+                assert (last.trump_shown and last.shown_in_trick > trick) or last.must_trump >= 0
                 skipped += 1
                 continue
             for name in FIELDS:

@@ -85,10 +85,10 @@ from .calls import (
 from .foresight import Foresight
 from .intermediate import IntermediateBot, forced_opening
 from .knowledge import Knowledge, sample_world
-from .playinfer import DISCARD_PENALTY, FOLLOW_PENALTY, RUFF_PENALTY, Observations
 from .need import points_needed
 from .partnerread import PENALTY as PARTNER_PENALTY
 from .partnerread import PartnerReading
+from .playinfer import DISCARD_PENALTY, FOLLOW_PENALTY, RUFF_PENALTY, Observations
 from .solver import solve
 
 DEFAULT_BUDGET_MS = 220
