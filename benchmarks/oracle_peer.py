@@ -20,7 +20,9 @@ Our side plays in this process, in both seats of its team:
 - ``--oracle partner``: the expert's own calls and play, but in the play each seat's view also
   shows its partner's hand as it is now (not the bidder's face-down trump card): what a perfect
   partnership signal could tell at most; ``--oracle partner-leads`` the same only when the seat
-  leads a trick, ``--oracle partner-follows`` only when it does not;
+  leads a trick, ``--oracle partner-later-leads`` only when it leads the second trick or a
+  later one (not the first lead, which no signal in the play could inform), ``--oracle
+  partner-follows`` only when it does not lead;
 - ``--oracle none``: the expert unchanged, in this process (the control).
 
 The peer is started and spoken to over the Bhoos protocol exactly as ``benchmarks/peers.py``
@@ -60,6 +62,18 @@ from twentynine.engine.actions import Act, Action
 from twentynine.engine.cards import suit_of
 from twentynine.engine.state import Phase, team_of
 from twentynine.engine.views import View, view
+
+#: what the oracle may read the true deal for (see the module's note)
+MODES = (
+    "play",
+    "calls",
+    "all",
+    "partner",
+    "partner-leads",
+    "partner-later-leads",
+    "partner-follows",
+    "none",
+)
 
 #: the deal as it truly is, at the moment a seat is asked (set by ``seeing_everything``)
 TRUE: dict[str, RoundState] = {}
@@ -131,7 +145,13 @@ class Oracle:
                 return suits[max(suits, key=lambda t: bidder_points(st, seat, t))]
         if self.mode.startswith("partner") and st.phase is Phase.PLAY:
             leads = not view.trick
-            if self.mode == "partner" or (self.mode == "partner-leads") == leads:
+            later = leads and bool(view.tricks)
+            if (
+                self.mode == "partner"
+                or (self.mode == "partner-leads" and leads)
+                or (self.mode == "partner-later-leads" and later)
+                or (self.mode == "partner-follows" and not leads)
+            ):
                 return self.inner.choose(with_partner_hand(view, st, seat))
             return self.inner.choose(view)
         cards = any(a.act in (Act.PLAY, Act.REVEAL) for a in view.legal)
@@ -165,7 +185,7 @@ def main() -> None:
     ap.add_argument("--peer-name", default="peer", help="the peer's name in the output")
     ap.add_argument(
         "--oracle",
-        choices=["play", "calls", "all", "partner", "partner-leads", "partner-follows", "none"],
+        choices=MODES,
         default="play",
         help="what it reads the true deal for",
     )

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import pytest
+
 from twentynine import arena
 from twentynine.arena import run_arena
 from twentynine.bots.solver import solve
@@ -88,10 +90,21 @@ def test_a_contract_stands_when_it_wins_the_deal_for_us() -> None:
             assert action.act is Act.PASS
 
 
-def test_the_partner_study_shows_the_partners_hand_and_nothing_else() -> None:
+SHOWN_WHEN = {
+    "partner": lambda leads, later: True,
+    "partner-leads": lambda leads, later: leads,
+    "partner-later-leads": lambda leads, later: later,
+    "partner-follows": lambda leads, later: not leads,
+}
+
+
+@pytest.mark.parametrize("mode", sorted(SHOWN_WHEN))
+def test_the_partner_studies_show_the_partners_hand_where_they_say_and_nothing_else(
+    mode: str,
+) -> None:
     from twentynine.engine.views import view
 
-    shown: list[int] = []
+    shown = {True: 0, False: 0}
 
     class Partnered(oracle.Oracle):  # type: ignore[misc,name-defined]
         def __init__(self, seed: int, mode: str) -> None:
@@ -102,14 +115,18 @@ def test_the_partner_study_shows_the_partners_hand_and_nothing_else() -> None:
                 def choose(self, seen: Any) -> Action:
                     st, seat = oracle.TRUE["state"], seen.viewer
                     partner = (seat + 2) % 4
-                    if st.phase is Phase.PLAY:
+                    leads = not st.trick
+                    expected = st.phase is Phase.PLAY and SHOWN_WHEN[mode](
+                        leads, leads and bool(st.tricks)
+                    )
+                    if expected:
                         assert seen.hands[partner] == view(st, partner).hands[partner]
-                        for other in ((seat + 1) % 4, (seat + 3) % 4):
-                            assert seen.hands[other] is None
-                        assert seen.indicator == view(st, seat).indicator
-                        shown.append(seat)
                     else:
                         assert seen.hands[partner] is None
+                    for other in ((seat + 1) % 4, (seat + 3) % 4):
+                        assert seen.hands[other] is None
+                    assert seen.indicator == view(st, seat).indicator
+                    shown[expected] += 1
                     return inner.choose(seen)
 
             self.inner = Spy()
@@ -122,6 +139,6 @@ def test_the_partner_study_shows_the_partners_hand_and_nothing_else() -> None:
             5,
             preset("bhoos"),
             "bhoos",
-            factories=(lambda s: Partnered(s, "partner"), arena.player_factory("random")),
+            factories=(lambda s: Partnered(s, mode), arena.player_factory("random")),
         )
-    assert len(shown) >= 8
+    assert shown[True] >= 2 and (mode == "partner" or shown[False] >= 2)
