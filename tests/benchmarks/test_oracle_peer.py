@@ -22,6 +22,21 @@ sys.modules.setdefault("peers", benchmark("peers"))  # the study imports its sib
 oracle = benchmark("oracle_peer")
 
 
+def _oracle_against(make: Any, other: str, deals: int, seed: int) -> None:
+    """``deals`` duplicate deals of the bhoos preset, the oracle ``make(seed)`` against the
+    level ``other``, inside the study (the true deal readable)."""
+    with oracle.seeing_everything():
+        run_arena(
+            "oracle",
+            other,
+            deals,
+            seed,
+            preset("bhoos"),
+            "bhoos",
+            factories=(make, arena.player_factory(other)),
+        )
+
+
 def test_the_true_deal_is_read_only_inside_the_study() -> None:
     plain = arena.view
     oracle.TRUE.clear()
@@ -45,16 +60,7 @@ def test_the_oracle_plays_a_best_card_of_the_true_deal() -> None:
                 checked.append(action)
             return action
 
-    with oracle.seeing_everything():
-        run_arena(
-            "oracle",
-            "random",
-            2,
-            7,
-            preset("bhoos"),
-            "bhoos",
-            factories=(lambda s: Checked(s, "play"), arena.player_factory("random")),
-        )
+    _oracle_against(lambda s: Checked(s, "play"), "random", 2, 7)
     assert len(checked) >= 16  # two deals at two tables: many cards of ours
 
 
@@ -74,16 +80,7 @@ def test_a_contract_stands_when_it_wins_the_deal_for_us() -> None:
                 seen.append((ours_wins, action))
             return action
 
-    with oracle.seeing_everything():
-        run_arena(
-            "oracle",
-            "beginner",
-            6,
-            11,
-            preset("bhoos"),
-            "bhoos",
-            factories=(lambda s: Calls(s, "all"), arena.player_factory("beginner")),
-        )
+    _oracle_against(lambda s: Calls(s, "all"), "beginner", 6, 11)
     assert seen, "no contested call was met"
     for ours_wins, action in seen:
         if ours_wins:
@@ -131,14 +128,5 @@ def test_the_partner_studies_show_the_partners_hand_where_they_say_and_nothing_e
 
             self.inner = Spy()
 
-    with oracle.seeing_everything():
-        run_arena(
-            "oracle",
-            "random",
-            1,
-            5,
-            preset("bhoos"),
-            "bhoos",
-            factories=(lambda s: Partnered(s, mode), arena.player_factory("random")),
-        )
+    _oracle_against(lambda s: Partnered(s, mode), "random", 1, 5)
     assert shown[True] >= 2 and (mode == "partner" or shown[False] >= 2)
