@@ -51,7 +51,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from peers import CountingBhoosBot, SideCounts, start, stop, swings, wait_for
+from peers import CountingBhoosBot, SideCounts, refuse_taken, start, stop, swings, wait_for
 
 from twentynine import arena
 from twentynine.arena import run_arena, wilson_interval
@@ -205,6 +205,7 @@ def main() -> None:
     ours = f"oracle-{args.oracle}"
     games, contracts, rounds, seconds = [0, 0], [[0, 0], [0, 0]], [], 0.0
     with tempfile.TemporaryDirectory() as tmp:
+        refuse_taken([(args.peer_url, "the peer's")])
         peer = start(shlex.split(args.peer_command), args.peer_cpu, Path(tmp) / "peer.log")
         try:
             wait_for(args.peer_url.rstrip("/"), peer, "the peer")

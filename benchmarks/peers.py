@@ -30,10 +30,12 @@ import argparse
 import json
 import os
 import shlex
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,6 +162,28 @@ def wait_for(url: str, proc: subprocess.Popen[bytes], what: str, timeout: float 
     raise SystemExit(f"benchmarks/peers.py: no answer from {what} at {url}/hi in {timeout:.0f} s")
 
 
+def port_taken(url: str) -> bool:
+    """Does something already accept connections at ``url``'s host and port?"""
+    parts = urllib.parse.urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80), 1):
+            return True
+    except OSError:
+        return False
+
+
+def refuse_taken(addresses: list[tuple[str, str]]) -> None:
+    """Exit before starting anything when one of ``addresses`` (url, whose) is taken: a server
+    left over from an earlier run would answer this run's requests, and what its log says
+    would not be this run's."""
+    for url, whose in addresses:
+        if port_taken(url):
+            raise SystemExit(
+                f"benchmarks/peers.py: something already answers at {url}, {whose} address: "
+                "stop it first (or choose another port)"
+            )
+
+
 def start(command: list[str], cpu: int | None, log: Path) -> subprocess.Popen[bytes]:
     def pin() -> None:
         if cpu is not None:
@@ -244,9 +268,11 @@ def main() -> None:
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         ours_log, peer_log = Path(tmp) / "ours.log", Path(tmp) / "peer.log"
+        refuse_taken([(ours_url, "our server's"), (args.peer_url, "the peer's")])
         ours = start(ours_cmd, args.our_cpu, ours_log)
-        peer = start(shlex.split(args.peer_command), args.peer_cpu, peer_log)
-        try:
+        peer: subprocess.Popen[bytes] | None = None
+        try:  # our server is stopped however the rest fails (the peer's command too)
+            peer = start(shlex.split(args.peer_command), args.peer_cpu, peer_log)
             wait_for(ours_url, ours, "our server")
             wait_for(args.peer_url.rstrip("/"), peer, "the peer")
             for seed in args.seeds:
@@ -287,7 +313,8 @@ def main() -> None:
                 clients.clear()
         finally:
             stop(ours)
-            stop(peer)
+            if peer is not None:
+                stop(peer)
             if deals_out is not None:
                 deals_out.close()
         served = server_log_figures(ours_log.read_text(errors="replace"))
