@@ -29,7 +29,7 @@ from play_report import played_rounds, replay
 
 from twentynine.bots.knowledge import Knowledge, sample_world
 from twentynine.bots.need import points_needed
-from twentynine.bots.partnerread import position_before
+from twentynine.bots.partnerread import latest_plays, position_before
 from twentynine.bots.solver import solve, warm_up
 from twentynine.engine.actions import Act
 from twentynine.engine.round import legal_actions
@@ -37,16 +37,8 @@ from twentynine.engine.state import Phase, RoundState, team_of
 from twentynine.engine.views import view
 
 BUCKETS = ((0, "0"), (2, "1-2"), (5, "3-5"), (99, "6+"))
-
-
-def latest_play(st: RoundState, seat: int) -> tuple[int, int, int] | None:
-    """(trick, index, card) of ``seat``'s latest card in ``st``, or None."""
-    everything = [t.plays for t in st.tricks] + [st.trick]
-    for t in range(len(everything) - 1, -1, -1):
-        for i in range(len(everything[t]) - 1, -1, -1):
-            if everything[t][i][0] == seat:
-                return t, i, everything[t][i][1]
-    return None
+#: the figures given for each kind of card: drops, then each shortfall bucket
+ROWS = ["drops"] + [f"short {name}" for _, name in BUCKETS]
 
 
 def features(world: RoundState, seat: int, play: tuple[int, int, int]) -> tuple[bool, str] | None:
@@ -89,9 +81,10 @@ def study(records: list[dict[str, Any]], side: str, worlds: int, seed: int) -> d
             for other in range(4):
                 if other == seat:
                     continue
-                play = latest_play(st, other)
-                if play is None:
+                latest = latest_plays(st.tricks, st.trick, other, 1)
+                if not latest:
                     continue
+                play = latest[0]
                 who = "partner" if team_of(other) == team_of(seat) else "opponent"
                 for kind, deals in (("true", [st]), ("sampled", sampled)):
                     for world in deals:
@@ -105,7 +98,7 @@ def study(records: list[dict[str, Any]], side: str, worlds: int, seed: int) -> d
     out: dict[str, Any] = {"side": side, "decisions": decisions, "worlds": worlds}
     for who, kinds in tallies.items():
         rows: dict[str, Any] = {}
-        for key in ["drops"] + [f"short {name}" for _, name in BUCKETS]:
+        for key in ROWS:
             rates = {
                 kind: (c[key] / c["cards"] if c["cards"] else None) for kind, c in kinds.items()
             }
@@ -145,7 +138,7 @@ def main() -> None:
     for who in ("partner", "opponent"):
         o = out[who]
         print(f"  the {who}'s latest card: {o['cards_true']} true, {o['cards_sampled']} sampled")
-        for key in ["drops"] + [f"short {name}" for _, name in BUCKETS]:
+        for key in ROWS:
             row = o[key]
             print(
                 f"    {key:10} true {row['true']}  sampled {row['sampled']}  ratio {row['ratio']}"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sys
 
+from twentynine.bots.partnerread import latest_plays
+
 from .modules import benchmark
 from .test_play_report import _played_records
 
@@ -19,7 +21,8 @@ def test_the_latest_card_is_the_seats_last_one_played() -> None:
     seen: dict[int, tuple[int, int, int]] = {}
     for st, action in report.replay(record):
         for seat in range(4):
-            assert reading.latest_play(st, seat) == seen.get(seat)
+            latest = latest_plays(st.tricks, st.trick, seat, 1)
+            assert (latest[0] if latest else None) == seen.get(seat)
         if action.act.name == "PLAY":
             trick = len(st.tricks)
             seen[action.seat] = (trick, len(st.trick), action.arg)
@@ -32,7 +35,8 @@ def test_a_dropping_card_reads_as_a_drop_and_a_best_card_never_does() -> None:
             if action.act.name != "PLAY":
                 continue
             after, _ = report.apply(st, action)
-            got = reading.features(after, action.seat, reading.latest_play(after, action.seat))
+            (latest,) = latest_plays(after.tricks, after.trick, action.seat, 1)
+            got = reading.features(after, action.seat, latest)
             if got is None:  # no choice, or a position the sampled deal cannot rebuild
                 continue
             dropped, short = got

@@ -20,7 +20,9 @@ now are not rebuilt (their facts differ from now's in ways the deal does not kee
 
 from __future__ import annotations
 
-from ..engine.state import Phase, RoundState
+from collections.abc import Sequence
+
+from ..engine.state import Phase, RoundState, Trick
 from ..engine.views import View
 from .need import points_needed
 from .solver import solve
@@ -73,21 +75,34 @@ def position_before(world: RoundState, trick: int, index: int) -> RoundState | N
     return st
 
 
+def latest_plays(
+    tricks: Sequence[Trick], trick: Sequence[tuple[int, int]], seat: int, limit: int
+) -> list[tuple[int, int, int]]:
+    """``seat``'s latest ``limit`` cards among the finished ``tricks`` and the ``trick`` in
+    progress (a state's or a view's), latest first: (trick, index in it, card)."""
+    found: list[tuple[int, int, int]] = []
+    if limit <= 0:
+        return found
+    everything = [t.plays for t in tricks] + [trick]
+    for t in range(len(everything) - 1, -1, -1):
+        for i in range(len(everything[t]) - 1, -1, -1):
+            s, card = everything[t][i]
+            if s == seat:
+                found.append((t, i, card))
+                if len(found) == limit:
+                    return found
+    return found
+
+
 class PartnerReading:
     """The partner's plays of one decision's view, to weigh each of its sampled deals by."""
 
     def __init__(self, view: View, limit: int = 3) -> None:
         assert view.viewer is not None
         partner = (view.viewer + 2) & 3
-        found: list[tuple[int, int, int]] = []  # (trick, index, card), latest first
-        everything = [t.plays for t in view.tricks] + [view.trick]
-        for t in range(len(everything) - 1, -1, -1):
-            for i in range(len(everything[t]) - 1, -1, -1):
-                s, card = everything[t][i]
-                if s == partner and len(found) < limit:
-                    found.append((t, i, card))
         self.partner = partner
-        self.plays = found
+        #: (trick, index, card), latest first
+        self.plays = latest_plays(view.tricks, view.trick, partner, limit)
 
     def weight(self, world: RoundState, penalty: float = PENALTY) -> float:
         w = 1.0
