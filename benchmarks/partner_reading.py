@@ -27,10 +27,11 @@ from typing import Any
 
 from play_report import played_rounds, replay
 
-from twentynine.bots.knowledge import Knowledge, sample_world
+from twentynine.bots.knowledge import Knowledge
 from twentynine.bots.need import points_needed
 from twentynine.bots.partnerread import latest_plays, position_before
 from twentynine.bots.solver import solve, warm_up
+from twentynine.bots.worlds import sample_world
 from twentynine.engine.actions import Act
 from twentynine.engine.round import legal_actions
 from twentynine.engine.state import Phase, RoundState, team_of

@@ -43,7 +43,8 @@ from typing import Any
 
 from twentynine.arena import PlayerFactory, run_arena, wilson_interval
 from twentynine.bhoos.client import BhoosBot, BhoosBotError
-from twentynine.bhoos.convert import DEAL_TIME_MS, quick_choice
+from twentynine.bhoos.convert import quick_choice
+from twentynine.bhoos.payload import DEAL_TIME_MS
 from twentynine.engine import preset
 from twentynine.engine.actions import Action
 from twentynine.engine.views import View

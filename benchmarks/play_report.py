@@ -34,13 +34,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from twentynine.bhoos.convert import (
-    DEAL_TIME_MS,
-    answer_json,
-    parse_answer,
-    parse_request,
-    view_request,
-)
+from twentynine.bhoos.convert import answer_json, parse_answer, view_request
+from twentynine.bhoos.payload import DEAL_TIME_MS, parse_request
 from twentynine.bhoos.server import SERVED_MAX_WORLDS, BhoosPlayer
 from twentynine.bots import make_bot
 from twentynine.bots.expert import ExpertBot

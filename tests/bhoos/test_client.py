@@ -22,7 +22,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 
 from twentynine.bhoos import BhoosBot, BhoosBotError
-from twentynine.bhoos.convert import DEAL_TIME_MS, card_to_bhoos
+from twentynine.bhoos.payload import DEAL_TIME_MS, card_to_bhoos
 from twentynine.bhoos.server import create_app
 from twentynine.bots import Bot, RandomBot
 from twentynine.engine import Act, RoundState, apply, preset, start_round, to_act

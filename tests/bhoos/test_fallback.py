@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from twentynine.bhoos.convert import answer_json, parse_answer, parse_request, view_request
+from twentynine.bhoos.convert import answer_json, parse_answer, view_request
 from twentynine.bhoos.fallback import fallback_action
+from twentynine.bhoos.payload import parse_request
 from twentynine.engine import apply, legal_actions, preset, start_round, to_act
 from twentynine.engine.views import view
 

@@ -18,7 +18,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from twentynine.bhoos import server as bhoos_server
-from twentynine.bhoos.convert import parse_answer, parse_request, view_request
+from twentynine.bhoos.convert import parse_answer, view_request
+from twentynine.bhoos.payload import parse_request
 from twentynine.bhoos.server import ANSWER_TIME_HEADER, create_app, register
 from twentynine.bots import LEVELS
 from twentynine.engine import Action, apply, preset, start_round, to_act

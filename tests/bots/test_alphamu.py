@@ -11,8 +11,9 @@ from twentynine.bots import expert as expert_module
 from twentynine.bots import make_bot
 from twentynine.bots.alphamu import AlphaMu, side_makes
 from twentynine.bots.expert import ExpertBot, margin_credit
-from twentynine.bots.knowledge import Knowledge, sample_world
+from twentynine.bots.knowledge import Knowledge
 from twentynine.bots.solver import solve
+from twentynine.bots.worlds import sample_world
 from twentynine.engine.actions import Act, Action
 from twentynine.engine.cards import parse_card
 from twentynine.engine.round import apply, start_round, to_act

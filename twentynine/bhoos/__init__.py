@@ -2,7 +2,10 @@
 
 - ``server``: our bots behind the protocol (``create_app``, ``serve``, ``register`` for the CLI);
 - ``client``: an external protocol bot in one of our seats (``BhoosBot``);
-- ``convert``: the translation between the protocol's JSON and our engine.
+- ``payload``: the protocol's players, cards and time, and a request read and checked;
+- ``rebuild``: an engine state consistent with a request (the server direction);
+- ``fallback``: a legal answer from the request alone, when no engine state fits it;
+- ``convert``: our actions and views as the protocol's answers and requests.
 
 The server pulls in FastAPI and uvicorn, so its names are imported on first use.
 """
@@ -12,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .client import BhoosBot, BhoosBotError
-from .convert import AnswerError, PayloadError
+from .convert import AnswerError
+from .payload import PayloadError
 
 if TYPE_CHECKING:
     from .server import BhoosPlayer, create_app, register, serve

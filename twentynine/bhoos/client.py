@@ -25,14 +25,8 @@ from ..engine.cards import Card
 from ..engine.rules import preset
 from ..engine.state import Phase
 from ..engine.views import View
-from .convert import (
-    DEAL_TIME_MS,
-    PLAYER_IDS,
-    AnswerError,
-    card_to_bhoos,
-    parse_answer,
-    view_request,
-)
+from .convert import AnswerError, parse_answer, view_request
+from .payload import DEAL_TIME_MS, PLAYER_IDS, card_to_bhoos
 
 logger = logging.getLogger("twentynine.bhoos.client")
 

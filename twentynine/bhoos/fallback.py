@@ -3,7 +3,7 @@
 Other bots' game servers send histories our rules do not produce: an auction that does not fit
 our duel, trump shown by a player we did not expect, tricks out of order or repeated, points
 that do not add up. A bot that refuses such a request forfeits its move, so when
-``convert.reconstruct`` finds no engine state for a well-formed request, the server answers from
+``rebuild.reconstruct`` finds no engine state for a well-formed request, the server answers from
 what the request says directly: the cards in our hand, the cards on the table, the bid state,
 the trump if we know it and who asked for it. The answer is legal by the protocol's own rules
 (``shared/BHOOS-PROTOCOL.md``), which is all the game server checks:
@@ -24,7 +24,7 @@ from ..bots.evaluate import best_trump, bid_limit
 from ..engine.actions import BIDS, PLAYS, SIMPLE_ACTIONS, TRUMP_SUITS, Act, Action
 from ..engine.cards import Card, card_points, mask_of
 from ..engine.rules import Rules
-from .convert import PayloadError, Request
+from .payload import PayloadError, Request
 
 MIN_BID, MAX_BID = 16, 28
 

@@ -2,7 +2,7 @@
 
 ``create_app(level, seed)`` is a FastAPI app serving ``GET /hi``, ``POST /bid``,
 ``POST /chooseTrump`` and ``POST /play`` with CORS headers for every origin. Each request is
-rebuilt into an engine state (``convert.reconstruct``); our bot then decides from our seat's
+rebuilt into an engine state (``rebuild.reconstruct``); our bot then decides from our seat's
 ``view`` of that state only, so the cards guessed for the other seats never reach it. A
 well-formed request that no engine state fits (other servers allow what ours does not) is
 answered legally from the request itself (``fallback.py``) and logged as a warning; only a
@@ -46,18 +46,11 @@ from ..engine.round import start_round
 from ..engine.rules import Rules, preset
 from ..engine.state import Phase
 from ..engine.views import View, view
-from .convert import (
-    DEAL_TIME_MS,
-    DEALER,
-    PayloadError,
-    answer_json,
-    parse_request,
-    quick_choice,
-    reconstruct,
-    view_request,
-)
-from .convert import Request as BhoosRequest
+from .convert import answer_json, quick_choice, view_request
 from .fallback import fallback_action
+from .payload import DEAL_TIME_MS, DEALER, PayloadError, parse_request
+from .payload import Request as BhoosRequest
+from .rebuild import reconstruct
 
 logger = logging.getLogger("twentynine.bhoos")
 

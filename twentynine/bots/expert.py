@@ -84,12 +84,13 @@ from .calls import (
 )
 from .foresight import Foresight
 from .intermediate import IntermediateBot, forced_opening
-from .knowledge import Knowledge, sample_world
+from .knowledge import Knowledge
 from .need import points_needed
 from .partnerread import PENALTY as PARTNER_PENALTY
 from .partnerread import PartnerReading
 from .playinfer import DISCARD_PENALTY, FOLLOW_PENALTY, RUFF_PENALTY, Observations
 from .solver import solve
+from .worlds import sample_world
 
 DEFAULT_BUDGET_MS = 220
 MAX_WORLDS = 48
