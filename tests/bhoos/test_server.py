@@ -320,6 +320,18 @@ BAD: list[tuple[str, str, Mutation, str]] = [
     ("short trick", "play_follow_suit.json", _set(["handsHistory", 0, 1], ["JH"]), "4 cards"),
     ("bid not a number", "bid_first.json", _set(["bidHistory"], [["A1", "x"]]), "whole number"),
     (
+        "negative defenderBid",
+        "bid_defender_match.json",
+        _set(["bidState", "defenderBid"], -1),
+        "bidState.defenderBid must be a whole number",
+    ),
+    (
+        "team's points not a number",
+        "play_follow_suit.json",
+        _set(["teams", 0, "won"], "ten"),
+        "teams[0].won must be a whole number",
+    ),
+    (
         "same team twice",
         "play_follow_suit.json",
         _set(["teams", 1, "players"], ["A2", "A1"]),

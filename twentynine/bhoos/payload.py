@@ -127,6 +127,17 @@ def _list(v: object, where: str) -> list[Any]:
     return v
 
 
+def _whole_numbers(obj: dict[str, Any], names: Sequence[str], where: str) -> list[int]:
+    """The fields ``names`` of ``obj``, each a whole number (0 or more)."""
+    out = []
+    for name in names:
+        v = _need(obj, name)
+        if not is_int(v) or v < 0:
+            raise PayloadError(f"{where}.{name} must be a whole number, not {v!r}")
+        out.append(int(v))
+    return out
+
+
 def _seat(v: object, ids: Sequence[str], where: str) -> int:
     if not isinstance(v, str) or v not in ids:
         raise PayloadError(f"{where}: {v!r} is not one of the players {', '.join(ids)}")
@@ -180,12 +191,7 @@ def parse_request(endpoint: str, body: object) -> Request:
         bs = _need(body, "bidState")
         if not isinstance(bs, dict):
             raise PayloadError(f"bidState must be an object, not {bs!r}")
-        nums = []
-        for name in ("defenderBid", "challengerBid"):
-            v = _need(bs, name)
-            if not is_int(v) or v < 0:
-                raise PayloadError(f"bidState.{name} must be a whole number, not {v!r}")
-            nums.append(int(v))
+        nums = _whole_numbers(bs, ("defenderBid", "challengerBid"), "bidState")
         bid_state = BidState(
             _seat(_need(bs, "defenderId"), ids, "bidState.defenderId"),
             _seat(_need(bs, "challengerId"), ids, "bidState.challengerId"),
@@ -252,12 +258,7 @@ def _teams(v: object, ids: Sequence[str]) -> tuple[TeamRecord, ...]:
                 f"{where}.players must be partners ({ids[0]}+{ids[2]} or {ids[1]}+{ids[3]}), "
                 f"not {players!r}"
             )
-        nums = []
-        for name in ("bid", "won"):
-            n = _need(t, name)
-            if not is_int(n) or n < 0:
-                raise PayloadError(f"{where}.{name} must be a whole number, not {n!r}")
-            nums.append(int(n))
+        nums = _whole_numbers(t, ("bid", "won"), where)
         out.append(TeamRecord(seats, nums[0], nums[1]))
     if out[0].seats == out[1].seats:
         raise PayloadError("teams lists the same team twice")
