@@ -24,6 +24,7 @@ guest, disabled and forged sessions, with the CSRF header right, missing or wron
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import math
@@ -31,7 +32,7 @@ import random
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -994,14 +995,39 @@ async def play_a_deal(app: FastAPI, table_id: str, user_id: int) -> None:
 
 
 # -- the fuzzing run ---------------------------------------------------------------------------
+@contextlib.contextmanager
+def turn_clock_stopped() -> Iterator[None]:
+    """The turn clock stands still: a move it makes between two snapshots is not the request's
+    doing (and seats it hands to bots would keep public tables busy for ever). ``run_http_fuzz``
+    runs under it, for the test and for ``benchmarks/fuzz.py`` alike: the benchmark, which runs
+    for minutes, once went without it and took the moves of public tables' 20-s clocks for
+    changes made by refused requests."""
+    arm = TurnClock._arm_clock
+    TurnClock._arm_clock = _clock_stands_still  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        TurnClock._arm_clock = arm  # type: ignore[method-assign]
+
+
+def _clock_stands_still(self: TurnClock) -> None:
+    return None
+
+
 async def run_http_fuzz(
     app: FastAPI,
     examples: int = DEFAULT_EXAMPLES,
     batch: int = DEFAULT_BATCH,
     fuzz_seed: int | None = None,
 ) -> HttpFuzzer:
-    """Build the world, then send ``examples`` batches of ``batch`` generated requests. The
-    generation (Hypothesis) runs in a worker thread; the requests run on this event loop."""
+    """Build the world, then send ``examples`` batches of ``batch`` generated requests, the turn
+    clock stopped throughout (``turn_clock_stopped``). The generation (Hypothesis) runs in a
+    worker thread; the requests run on this event loop."""
+    with turn_clock_stopped():
+        return await _fuzz_http(app, examples, batch, fuzz_seed)
+
+
+async def _fuzz_http(app: FastAPI, examples: int, batch: int, fuzz_seed: int | None) -> HttpFuzzer:
     # a deal that ends at once (5% do) waits for its next deal: not for 4 s in a fuzz run
     tables = app.state.tables
     tables.settings = dataclasses.replace(tables.settings, next_deal_seconds=0.0)
@@ -1058,10 +1084,7 @@ def report(fuzzer: HttpFuzzer) -> str:
     return "\n".join(lines)
 
 
-async def test_fuzz_http_api(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The turn clock stands still: a move it makes between two snapshots is not the request's
-    # doing (and seats it hands to bots would keep public tables busy for ever).
-    monkeypatch.setattr(TurnClock, "_arm_clock", lambda self: None)
+async def test_fuzz_http_api(app: FastAPI) -> None:
     fuzzer = await run_http_fuzz(app)
     print(f"\nHTTP fuzz: {fuzzer.requests} requests, {dict(sorted(fuzzer.statuses.items()))}")
     print(report(fuzzer))
@@ -1072,6 +1095,25 @@ async def test_fuzz_http_api(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> N
     assert classes[2] >= fuzzer.requests // 20 and classes[4] >= fuzzer.requests // 4, classes
     missing = [op.key for op in operations(app) if fuzzer.per_operation[op.key] < 20]
     assert not missing, missing
+
+
+async def test_the_fuzzing_stops_the_turn_clock_and_starts_it_again(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``run_http_fuzz`` (which ``benchmarks/fuzz.py`` runs too) builds its world and sends its
+    requests with the turn clock stopped, and leaves it as it found it, even when it fails."""
+    arm = TurnClock._arm_clock
+    seen: list[Any] = []
+
+    async def world_then_stop(app: FastAPI) -> None:
+        seen.append(TurnClock._arm_clock)
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(f"{__name__}.build_world", world_then_stop)
+    with pytest.raises(RuntimeError, match="stop here"):
+        await run_http_fuzz(app)
+    assert seen == [_clock_stands_still]
+    assert TurnClock._arm_clock is arm
 
 
 async def test_the_watch_moves_with_every_commit(app: FastAPI) -> None:
