@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ...bots import LEVELS
+from ..db import utcnow
 from ..tables.schemas import RulesIn
 from ..validation import Line, Text, https_link, refusal
 from .pairing import swiss_max_rounds
@@ -87,7 +88,7 @@ class CreateTournament(BaseModel):
         opens, closes = self.registration_opens_at, self.registration_closes_at
         if opens is not None and closes is not None and closes <= opens:
             raise refusal("registration_order", "registration must close after it opens")
-        if closes is not None and closes <= dt.datetime.now(dt.UTC).replace(tzinfo=None):
+        if closes is not None and closes <= utcnow():
             raise refusal(
                 "registration_past", "registration would close before it began: choose a later time"
             )
