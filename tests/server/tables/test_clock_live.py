@@ -75,14 +75,19 @@ async def test_a_seat_that_never_acts_is_played_within_the_clock_and_the_deal_fi
         await TableSocket(live, other, table_id).connect(),
     ]
 
-    def finished() -> bool:  # the idle seat's clock ran out twice, then a deal ended
-        # (not the first deal after one timeout: it can end before the seat's next turn, when
-        # every call after the stand-in's pass is a pass too)
+    def finished() -> bool:  # the idle seat's clock ran out twice, then a deal ended, and the
+        # stand-in that keeps the seat has had a turn of its own (a deal can end before the
+        # seat's next turn, when every call after the stand-in's pass is a pass too: after the
+        # first timeout, and after the second as well)
         seen = events(never)
         second = next(
             (i for i, e in enumerate(seen) if e["type"] == "timeout" and e["timeouts"] == 2), None
         )
-        return second is not None and any(e["type"] == "round_ended" for e in seen[second:])
+        return (
+            second is not None
+            and any(e["type"] == "round_ended" for e in seen[second:])
+            and len(turns_of(never, 0)) >= 3
+        )
 
     await play_until(players, finished, timeout=150)
 
