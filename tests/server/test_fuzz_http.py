@@ -24,7 +24,6 @@ guest, disabled and forged sessions, with the CSRF header right, missing or wron
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import json
 import math
@@ -32,8 +31,10 @@ import random
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from typing import Any
+from unittest import mock
 from urllib.parse import quote, urlencode
 
 import httpx
@@ -995,19 +996,13 @@ async def play_a_deal(app: FastAPI, table_id: str, user_id: int) -> None:
 
 
 # -- the fuzzing run ---------------------------------------------------------------------------
-@contextlib.contextmanager
-def turn_clock_stopped() -> Iterator[None]:
+def turn_clock_stopped() -> AbstractContextManager[Any]:
     """The turn clock stands still: a move it makes between two snapshots is not the request's
     doing (and seats it hands to bots would keep public tables busy for ever). ``run_http_fuzz``
     runs under it, for the test and for ``benchmarks/fuzz.py`` alike: the benchmark, which runs
     for minutes, once went without it and took the moves of public tables' 20-s clocks for
     changes made by refused requests."""
-    arm = TurnClock._arm_clock
-    TurnClock._arm_clock = _clock_stands_still  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        TurnClock._arm_clock = arm  # type: ignore[method-assign]
+    return mock.patch.object(TurnClock, "_arm_clock", _clock_stands_still)
 
 
 def _clock_stands_still(self: TurnClock) -> None:
