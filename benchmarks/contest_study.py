@@ -3,7 +3,7 @@ the other side's real bid (one the rules did not force).
 
 Deals random decks (``shuffle.uniform_deck``, the dealer turning) and runs each auction with the
 ``expert`` level at every seat (its calls are the rules', no search). At every decision where a
-seat may bid or pass and ``intermediate.contest_role`` names it (an opponent holds the bid, or
+seat may bid or pass and ``bidding.contest_role`` names it (an opponent holds the bid, or
 the seat holds it against an opponent's challenge), the deal is played two ways:
 the expert's own call, and the other one (a pass for a bid; the lowest legal bid for a pass).
 Each way the auction runs on with the expert at every seat, the bidder names trump, and the
@@ -32,8 +32,8 @@ from typing import Any
 
 from twentynine.bots import make_bot
 from twentynine.bots.base import Bot
+from twentynine.bots.bidding import contest_role, real_partner_bid
 from twentynine.bots.evaluate import contest_features
-from twentynine.bots.intermediate import contest_role, real_partner_bid
 from twentynine.bots.solver import best_value, open_state
 from twentynine.engine.actions import Act, Action
 from twentynine.engine.round import apply, start_round, to_act

@@ -380,8 +380,8 @@ def test_a_forced_opening_is_read_as_saying_nothing() -> None:
     for a hand worth three more), and still passes a weak hand. An opening raised by an
     opponent is no longer forced."""
     from tests.engine.helpers import play
+    from twentynine.bots.bidding import forced_opening
     from twentynine.bots.expert import ExpertBot
-    from twentynine.bots.intermediate import forced_opening
     from twentynine.engine import preset
 
     bhoos = preset("bhoos")
@@ -416,7 +416,7 @@ def test_the_classic_automatic_opening_is_a_forced_opening() -> None:
     (``auction="first_forced"``): that opening says nothing either, as the auction's reading
     of the opponents' bids (``_forced_call``) already held, until someone raises it."""
     from tests.engine.helpers import play
-    from twentynine.bots.intermediate import forced_opening
+    from twentynine.bots.bidding import forced_opening
     from twentynine.engine import preset
 
     classic = preset("classic")
@@ -448,8 +448,8 @@ def test_read_bids_counts_an_opponents_bid_and_not_the_forced_opening() -> None:
     the old reading (the opening as a partner's bid, no cost for the opponent's 18) sent to 19
     passes, and the same hand still takes a forced opening over at 17."""
     from tests.engine.helpers import play
+    from twentynine.bots.bidding import OPP_BID_CAP, opponent_bid_cost
     from twentynine.bots.expert import ExpertBot
-    from twentynine.bots.intermediate import OPP_BID_CAP, opponent_bid_cost
     from twentynine.engine import preset
 
     bhoos = preset("bhoos")

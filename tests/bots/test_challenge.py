@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tests.engine.helpers import play
 from twentynine.bots import make_bot
+from twentynine.bots.bidding import contested, forced_opening
 from twentynine.bots.evaluate import forced_challenge_gain
-from twentynine.bots.intermediate import contested, forced_opening
 from twentynine.engine import Act, preset
 from twentynine.engine.cards import parse_card
 from twentynine.engine.views import view

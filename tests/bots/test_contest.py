@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tests.engine.helpers import play
 from twentynine.bots import make_bot
+from twentynine.bots.bidding import contest_role, real_partner_bid
 from twentynine.bots.evaluate import CONTEST_GAIN_1, CONTEST_GAIN_2, contest_gain
-from twentynine.bots.intermediate import contest_role, real_partner_bid
 from twentynine.engine import Act, preset
 from twentynine.engine.cards import card_code, parse_card
 from twentynine.engine.views import view

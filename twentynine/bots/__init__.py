@@ -126,7 +126,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # 198 on the same deals; of the 27 rounds whose calls differed it won 13, the expert 18
     "expert-trump": lambda seed: ExpertBot(seed, calls="hybrid", inference=False, max_worlds=96),
     # the expert reading every bid for what it says (the fourteenth session): an opponent's bid
-    # is strength its own four cards lack (intermediate.opponent_bid_cost: 1 point at 16, a
+    # is strength its own four cards lack (bidding.opponent_bid_cost: 1 point at 16, a
     # quarter more a point above, at most 2, fitted on solved random deals), and the forced
     # opening says nothing wherever it stands (the expert counts a partner's forced 16, passed
     # after a challenge, as a partner's bid: +1.5). Of 2000 decks (seed 1) its calls differ
@@ -328,7 +328,7 @@ VARIANTS: dict[str, Callable[[int | None], Bot]] = {
     # recorded rounds of the expert against bikaldev (seed 1) it would have called otherwise
     # in 14, of which the expert won 11. Not run against bikaldev.
     "expert-yield": lambda seed: expert_bot(seed, yield_to_partner=True),
-    # expert-gain: in a contest (intermediate.contest_role: the other side has made a real
+    # expert-gain: in a contest (bidding.contest_role: the other side has made a real
     # bid and this seat may bid on or pass, as challenger or as holder answering a
     # challenge) it bids on exactly when the fitted gain in deals won is positive
     # (evaluate.contest_gain, CONTEST_GAIN_1: fitted on 78,030 decisions of the expert's own

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..engine.actions import Act, Action
+from ..engine.cards import mask_of
 from ..engine.views import View
 
 
@@ -31,6 +32,18 @@ def obvious(view: View) -> Action | None:
     if len(legal) == 1:
         return legal[0]
     return next((a for a in legal if a.act is Act.PAIR), None)
+
+
+def seat_of(view: View) -> int:
+    """The seat whose view this is (a bot never plays from a spectator's view)."""
+    if view.viewer is None:
+        raise ValueError("a bot needs a seat's view")
+    return view.viewer
+
+
+def hand_of(view: View, seat: int) -> int:
+    """``seat``'s cards in ``view`` as a mask (none when the view does not show them)."""
+    return mask_of(view.hands[seat] or ())
 
 
 def pass_and_bids(legal: tuple[Action, ...] | list[Action]) -> tuple[Action | None, list[Action]]:

@@ -225,7 +225,7 @@ def contest_features(hand: int, holder: bool, level: int, partner_bid: int) -> d
     return f
 
 
-#: A contest (``intermediate.contest_role``: bidding on over the other side's real bid, or
+#: A contest (``bidding.contest_role``: bidding on over the other side's real bid, or
 #: passing): the gain in deals won of bidding on, as a linear model in ``contest_features``.
 #: Fitted by least squares (``benchmarks/contest_study.py --fit``) on 78,030 decisions of the
 #: expert's own auctions (60,000 random decks under the bhoos preset, seeds 1-3), each solved

@@ -35,7 +35,7 @@ lost, void: ``reveal_or_not``), a card leaving a likely lost deal void with chan
 only with a chance ``p`` of making its bid (the rules' usual 0.45); ``yield_to_partner=True``:
 a holder challenged by its own partner lets it play unless its hand supports 3 more than the
 bid. Neither measured significantly stronger so far (see ``bots/__init__.py``).
-``contest_weights=w``: in a contest (``intermediate.contest_role``) it bids on exactly when
+``contest_weights=w``: in a contest (``bidding.contest_role``) it bids on exactly when
 ``evaluate.contest_gain`` with the weights ``w`` (fitted on solved deals) is positive.
 
 ``alphamu_from=n``: while it holds ``n`` cards or fewer, the card is chosen by the αμ search
@@ -71,6 +71,7 @@ from ..engine.actions import Act, Action
 from ..engine.state import Phase, RoundState, partner
 from ..engine.views import View
 from .alphamu import alphamu_values
+from .bidding import forced_opening
 from .callers import opponents_likelihood
 from .calls import MIN_SAMPLES as MIN_CALL_SAMPLES
 from .calls import (
@@ -83,7 +84,7 @@ from .calls import (
     trump_by_search,
 )
 from .foresight import Foresight
-from .intermediate import IntermediateBot, forced_opening
+from .intermediate import IntermediateBot
 from .knowledge import Knowledge
 from .need import points_needed
 from .partnerread import PENALTY as PARTNER_PENALTY
@@ -169,13 +170,13 @@ class ExpertBot(IntermediateBot):
         self.bid_shift = bid_shift
         #: a partner's forced opening tells nothing: take the contract over as from nobody
         self.read_forced_opening = read_forced_opening
-        #: read every bid for what it says (``intermediate.bid_limit_for``)
+        #: read every bid for what it says (``bidding.bid_limit_for``)
         self.read_bids = read_bids
         #: the chance of making its bid needed to bid over an opponent's forced opening
         #: (None: the rules' usual 0.45)
         self.forced_challenge_odds = challenge_odds
         #: the chance of making its bid needed to bid on against the other side's real bid
-        #: (``intermediate.contested``; None: the rules' usual 0.45)
+        #: (``bidding.contested``; None: the rules' usual 0.45)
         self.contest_odds = contest_odds
         #: a holder challenged by its partner lets it play unless its own hand is far
         #: stronger (``IntermediateBot.yield_to_partner``)
