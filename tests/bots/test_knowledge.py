@@ -9,12 +9,8 @@ import pytest
 
 from tests.engine.deals import DEALER, SEVENTH
 from tests.engine.helpers import mask, run, to_play
-from twentynine.bots.knowledge import (
-    INDICATOR,
-    Knowledge,
-    World,
-    _Deal,
-)
+from twentynine.bots.dealing import SlotDeal
+from twentynine.bots.knowledge import INDICATOR, Knowledge, World
 from twentynine.bots.worlds import sample_world
 from twentynine.engine import (
     PRESETS,
@@ -224,7 +220,7 @@ def test_deal_counts_every_assignment_exactly() -> None:
     cards = mask("JS 9S AS TS")
     first = cards
     second = cards & ~mask("JS")
-    deal = _Deal([2, 2, 0, 0, 0], [first, second, 0, 0, 0], cards)
+    deal = SlotDeal([2, 2, 0, 0, 0], [first, second, 0, 0, 0], cards)
     assert deal.total == 3  # JS with one of the other three
     rng = random.Random(3)
     seen = set()
@@ -238,7 +234,7 @@ def test_deal_counts_every_assignment_exactly() -> None:
 
 def test_deal_without_a_solution() -> None:
     cards = mask("JS 9S")
-    deal = _Deal([2, 0, 0, 0, 0], [mask("JS"), 0, 0, 0, 0], cards)
+    deal = SlotDeal([2, 0, 0, 0, 0], [mask("JS"), 0, 0, 0, 0], cards)
     assert deal.total == 0
     with pytest.raises(ValueError):
         deal.sample(random.Random(1))

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import math
 import random
-from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..engine.cards import (
@@ -30,14 +28,14 @@ from ..engine.cards import (
     SUIT_MASKS,
     Card,
     card_list,
-    cards_in,
     mask_of,
 )
 from ..engine.contract import has_risk_card
 from ..engine.rules import Rules
 from ..engine.state import Phase
-from ..engine.tricks import trick_leader_now
 from ..engine.views import View
+from .dealing import SlotDeal
+from .playfacts import infer_play, suit_cards
 
 ALL = (1 << 32) - 1
 #: the slot of the bidder's face-down indicator card in a hidden deal
@@ -54,15 +52,6 @@ def _suits_of(mask: int) -> int:
     for s in range(4):
         if mask & SUIT_MASKS[s]:
             out |= 1 << s
-    return out
-
-
-def _suit_cards(suits: int) -> int:
-    """The card mask of a 4-bit set of suits."""
-    out = 0
-    for s in range(4):
-        if suits >> s & 1:
-            out |= SUIT_MASKS[s]
     return out
 
 
@@ -90,134 +79,6 @@ class World:
     hands: tuple[int, int, int, int]
     indicator: int  # -1 when there is none
     trump: int  # -1 when there is none (or not chosen yet)
-
-
-class _Deal:
-    """Exact uniform dealing of cards into slots of fixed sizes, each card restricted to some
-    slots: cards with the same allowed slots form a class; a split of each class among its slots
-    is drawn in proportion to the number of deals that complete it (counted once, memoised)."""
-
-    def __init__(self, caps: Sequence[int], allowed: Sequence[int], cards: int) -> None:
-        self.n = len(caps)
-        groups: dict[int, list[Card]] = {}
-        for c in cards_in(cards):
-            slots = 0
-            for j in range(self.n):
-                if allowed[j] >> c & 1:
-                    slots |= 1 << j
-            groups.setdefault(slots, []).append(c)
-        # the most restricted classes first: they decide the most
-        self.classes = sorted(groups.items(), key=lambda kv: (kv[0].bit_count(), len(kv[1])))
-        self.slots = [[j for j in range(self.n) if s >> j & 1] for s, _ in self.classes]
-        k = len(self.classes)
-        # reach[i][j]: cards of classes i.. that may go to slot j (to prune dead ends)
-        self.reach = [[0] * self.n for _ in range(k + 1)]
-        for i in range(k - 1, -1, -1):
-            for j in range(self.n):
-                self.reach[i][j] = self.reach[i + 1][j]
-            for j in self.slots[i]:
-                self.reach[i][j] += len(self.classes[i][1])
-        self.memo: dict[tuple[int, tuple[int, ...]], int] = {}
-        self.picks: dict[
-            tuple[int, tuple[int, ...]],
-            tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]],
-        ] = {}
-        self.start = tuple(caps)
-        self.total = self._count(0, self.start) if sum(caps) == cards.bit_count() else 0
-
-    def _splits(self, i: int, caps: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """Every split of class i among its slots within ``caps``, with its multinomial."""
-        slots = self.slots[i]
-        n = len(self.classes[i][1])
-        out: list[tuple[tuple[int, ...], int]] = []
-        if i == len(self.classes) - 1:  # the last class must fill exactly what is left
-            if sum(caps) != n or any(caps[j] for j in range(self.n) if j not in slots):
-                return out
-            take_all = tuple(caps[j] for j in slots)
-            ways = math.factorial(n)
-            for x in take_all:
-                ways //= math.factorial(x)
-            out.append((take_all, ways))
-            return out
-        take = [0] * len(slots)
-
-        def rec(pos: int, left: int, ways: int) -> None:
-            if pos == len(slots) - 1:
-                if left <= caps[slots[pos]]:
-                    take[pos] = left
-                    out.append((tuple(take), ways))
-                return
-            top = min(left, caps[slots[pos]])
-            for x in range(top + 1):
-                take[pos] = x
-                rec(pos + 1, left - x, ways * math.comb(left, x))
-
-        if slots:
-            rec(0, n, 1)
-        return out
-
-    def _after(self, i: int, caps: tuple[int, ...], take: tuple[int, ...]) -> tuple[int, ...]:
-        new = list(caps)
-        for j, x in zip(self.slots[i], take, strict=True):
-            new[j] -= x
-        return tuple(new)
-
-    def _count(self, i: int, caps: tuple[int, ...]) -> int:
-        if i == len(self.classes):
-            return 1 if not any(caps) else 0
-        reach = self.reach[i]
-        for j in range(self.n):
-            if caps[j] > reach[j]:
-                return 0
-        key = (i, caps)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        total = 0
-        for take, ways in self._splits(i, caps):
-            total += ways * self._count(i + 1, self._after(i, caps, take))
-        self.memo[key] = total
-        return total
-
-    def _options(
-        self, i: int, caps: tuple[int, ...]
-    ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]]:
-        """The splits of class i that can be completed, with cumulative deal counts."""
-        key = (i, caps)
-        hit = self.picks.get(key)
-        if hit is not None:
-            return hit
-        options: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-        cumulative: list[int] = []
-        total = 0
-        for take, ways in self._splits(i, caps):
-            rest = self._after(i, caps, take)
-            w = ways * self._count(i + 1, rest)
-            if w:
-                total += w
-                options.append((take, rest))
-                cumulative.append(total)
-        self.picks[key] = (options, cumulative)
-        return options, cumulative
-
-    def sample(self, rng: random.Random) -> list[int]:
-        """One deal: the card mask of each slot."""
-        if not self.total:
-            raise ValueError("no deal satisfies the constraints")
-        out = [0] * self.n
-        caps = self.start
-        for i, (_, cards) in enumerate(self.classes):
-            options, cumulative = self._options(i, caps)
-            k = bisect_right(cumulative, rng.randrange(cumulative[-1]))
-            take, caps = options[k]
-            shuffled = list(cards)
-            rng.shuffle(shuffled)
-            pos = 0
-            for j, x in zip(self.slots[i], take, strict=True):
-                for c in shuffled[pos : pos + x]:
-                    out[j] |= 1 << c
-                pos += x
-        return out
 
 
 @dataclass
@@ -256,7 +117,7 @@ class Knowledge:
     #: deals where the bidder holds a suit worth naming are drawn the likelier ones
     #: (``_choice_acceptance``); off when a model of the callers weighs the trump instead
     weigh_choice: bool = True
-    _deals: dict[int, _Deal] = field(default_factory=dict, repr=False)
+    _deals: dict[int, SlotDeal] = field(default_factory=dict, repr=False)
 
     # -- construction ------------------------------------------------------------------------
     @classmethod
@@ -304,7 +165,7 @@ class Knowledge:
             caller=caller,
         )
         if v.phase is Phase.PLAY:
-            _infer_play(k)
+            infer_play(k)
         elif v.trump is not None:
             k.trump_candidates = (v.trump,)
         return k
@@ -340,7 +201,7 @@ class Knowledge:
         suits = self.bidder_hand_voids
         if self.view.trump_shown and self.view.trump_mode == "hand_card" and trump >= 0:
             suits &= ~(1 << trump)  # the indicator, of the trump suit, has joined the hand
-        return _suit_cards(suits)
+        return suit_cards(suits)
 
     # -- hidden deals ----------------------------------------------------------------------------
     def _slots(self, trump: int) -> tuple[list[int], list[int]]:
@@ -357,7 +218,7 @@ class Knowledge:
             if s == self.bidder:
                 cards &= ~self._bidder_void_cards(trump)
                 if trump >= 0:
-                    cards &= ~_suit_cards(self.conditional_voids.get(trump, 0))
+                    cards &= ~suit_cards(self.conditional_voids.get(trump, 0))
             allowed[s] = cards
         if self.indicator_hidden and trump >= 0:
             caps.append(1)
@@ -366,11 +227,11 @@ class Knowledge:
             caps.append(0)
         return caps, allowed
 
-    def _deal_for(self, trump: int) -> _Deal:
+    def _deal_for(self, trump: int) -> SlotDeal:
         deal = self._deals.get(trump)
         if deal is None:
             caps, allowed = self._slots(trump)
-            deal = _Deal(caps, allowed, self.unseen)
+            deal = SlotDeal(caps, allowed, self.unseen)
             self._deals[trump] = deal
         return deal
 
@@ -566,132 +427,3 @@ def seventh_mark(full: int, world: World) -> int:
     trumps = full & SUIT_MASKS[world.trump]
     plain = trumps & ~POINT_CARDS
     return highest_bit(plain or trumps)
-
-
-# -- inference from the play ------------------------------------------------------------------
-def _infer_play(k: Knowledge) -> None:
-    v = k.view
-    rules = v.rules
-    bidder, caller = k.bidder, k.caller
-    regular = caller < 0
-    mode = v.trump_mode
-    has_hidden_card = regular and mode in ("seventh", "hand_card")
-    shown = v.trump_shown
-    trump = v.trump  # known to this seat, or None
-    r_trick = v.shown_in_trick or 0
-    r_seat = v.shown_by if v.shown_by is not None else -1
-    voids = [0, 0, 0, 0]
-    excluded = [0, 0, 0, 0]
-    bidder_pre = 0
-    not_trump = 0
-    must_be: int | None = None
-    cond: dict[int, int] = {}
-    led = 0  # suits led so far
-    tricks = [t.plays for t in v.tricks]
-    if v.trick:
-        tricks.append(v.trick)
-    for n, plays in enumerate(tricks, start=1):
-        lead_seat, lead_card = plays[0]
-        lead = lead_card >> 3
-        reveal_pos = len(plays)
-        if shown and n == r_trick:
-            reveal_pos = next((i for i, (s, _) in enumerate(plays) if s == r_seat), len(plays))
-        before_reveal = not shown or n < r_trick
-        # a bidder who may not lead the hidden trump led this suit first: if it is trump, the
-        # bidder held nothing else then
-        if (
-            regular
-            and not rules.bidder_leads_trump_before_reveal
-            and lead_seat == bidder
-            and before_reveal
-            and not led >> lead & 1
-        ):
-            others = 0xF & ~(1 << lead)
-            if trump is not None:
-                if trump == lead:
-                    voids[bidder] |= others
-            else:
-                cond[lead] = cond.get(lead, 0) | others
-        led |= 1 << lead
-        top_trump = lead_card if trump is not None and lead == trump else -1
-        for i in range(1, len(plays)):
-            p, c = plays[i]
-            suit = c >> 3
-            hid = before_reveal or (n == r_trick and i < reveal_pos)
-            if suit != lead:
-                if p == bidder and hid and has_hidden_card:
-                    bidder_pre |= 1 << lead
-                    if mode == "seventh":
-                        not_trump |= 1 << lead
-                    elif rules.trump_reveal == "automatic":
-                        must_be = lead  # no automatic showing: the indicator is of this suit
-                else:
-                    voids[p] |= 1 << lead
-                if not hid and regular and trump is not None and lead != trump:
-                    _trump_rules(
-                        k, plays, i, top_trump, trump, n == r_trick and p == r_seat, voids, excluded
-                    )
-            if shown and n == r_trick and p == r_seat:
-                voids[p] |= 1 << lead  # whoever showed trump is out of the suit led then
-            if trump is not None and suit == trump and c > top_trump:
-                top_trump = c
-    # the seat that asked for trump in the current trick and has not played yet
-    if shown and v.trick and r_trick == len(v.tricks) + 1 and r_seat != k.seat:
-        lead = v.trick[0][1] >> 3
-        if all(s != r_seat for s, _ in v.trick) and not (
-            r_seat == bidder and mode == "hand_card" and trump == lead
-        ):
-            voids[r_seat] |= 1 << lead
-    if not regular:
-        k.trump_candidates = ()
-    elif trump is not None:
-        k.trump_candidates = (trump,)
-    else:
-        cands = [t for t in range(4) if not not_trump >> t & 1]
-        if must_be is not None:
-            cands = [must_be] if must_be in cands else []
-        k.trump_candidates = tuple(cands)
-    forced = [0, 0, 0, 0]
-    if regular and v.pair_by is not None and trump is not None and v.pair_by != k.seat:
-        base = trump * 8
-        kq = (1 << (base + KING)) | (1 << (base + QUEEN))
-        forced[v.pair_by] = kq & k.unseen
-    for s in range(4):
-        excluded[s] |= _suit_cards(voids[s])
-    k.voids = (voids[0], voids[1], voids[2], voids[3])
-    k.excluded = (excluded[0], excluded[1], excluded[2], excluded[3])
-    k.forced = (forced[0], forced[1], forced[2], forced[3])
-    k.conditional_voids = cond
-    k.bidder_hand_voids = bidder_pre
-
-
-def _trump_rules(
-    k: Knowledge,
-    plays: tuple[tuple[int, Card], ...],
-    i: int,
-    top_trump: int,
-    trump: int,
-    asker: bool,
-    voids: list[int],
-    excluded: list[int],
-) -> None:
-    """Inferences from a card played, unable to follow, while trumps count."""
-    rules = k.rules
-    p, c = plays[i]
-    tm = SUIT_MASKS[trump]
-    above = tm & ~((2 << top_trump) - 1) if top_trump >= 0 else tm
-    if asker and rules.must_trump_after_reveal:
-        if c >> 3 != trump:
-            voids[p] |= 1 << trump  # had to trump and could not
-            return
-        must_beat = rules.no_undertrump
-        if rules.overtrump_after_reveal and top_trump >= 0:
-            winner, _ = trick_leader_now(plays[:i], plays[0][1] >> 3, trump)
-            must_beat = must_beat or (winner - p) & 1 == 1
-        if must_beat and top_trump >= 0 and c < top_trump:
-            excluded[p] |= above
-        return
-    if rules.no_undertrump and c >> 3 == trump and top_trump >= 0 and c < top_trump:
-        # under-trumping is allowed only to a hand of nothing but lower trumps
-        voids[p] |= 0xF & ~(1 << trump)
-        excluded[p] |= above
