@@ -478,3 +478,19 @@ def test_read_bids_counts_an_opponents_bid_and_not_the_forced_opening() -> None:
     st, _ = play(bhoos, 3, hands, "0: bid 16; 1: bid 17; 0: bid 17; 1: bid 22")
     assert opponent_bid_cost(view(st, 0), 0) == OPP_BID_CAP  # 1 + 0.25 x 6, capped
     assert opponent_bid_cost(view(st, 1), 1) == 1.25  # seat 0's match at 17 is a real bid
+
+
+def test_seat_of_and_hand_of_read_only_the_seat_whose_view_it_is() -> None:
+    """A bot's seat and cards come from its view; a spectator's view (no seat) is refused with
+    a clear error, and a hand the view does not show reads as no cards."""
+    from twentynine.bots.base import hand_of, seat_of
+    from twentynine.engine.views import spectator_view
+
+    st, _ = start_round(STANDARD, 0, list(range(31, -1, -1)))
+    for seat in range(4):
+        v = view(st, seat)
+        assert seat_of(v) == seat
+        assert hand_of(v, seat) == st.hands[seat] != 0
+        assert all(hand_of(v, other) == 0 for other in range(4) if other != seat)
+    with pytest.raises(ValueError, match="a bot needs a seat's view"):
+        seat_of(spectator_view(st))

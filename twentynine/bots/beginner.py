@@ -14,7 +14,7 @@ from ..engine.actions import Act, Action
 from ..engine.cards import JACK, NINE, SUIT_MASKS, card_points, mask_of, mask_points
 from ..engine.state import Phase
 from ..engine.views import View
-from .base import obvious
+from .base import hand_of, obvious, seat_of
 from .evaluate import beats, cheapest, has, low_card, trick_winner
 
 
@@ -72,7 +72,7 @@ class BeginnerBot:
         if phase is Phase.AUCTION:
             return self._bid(view)
         if phase is Phase.TRUMP:
-            hand = mask_of(view.hands[view.viewer or 0] or ())
+            hand = hand_of(view, seat_of(view))
             return trump_action(view, longest_suit(hand))
         if phase is Phase.PLAY:
             return self._play(view)
@@ -83,8 +83,8 @@ class BeginnerBot:
     # -- the auction ----------------------------------------------------------------------------
     def _bid(self, view: View) -> Action:
         legal = view.legal
-        seat = view.viewer or 0
-        hand = mask_of(view.hands[seat] or ())
+        seat = seat_of(view)
+        hand = hand_of(view, seat)
         rules = view.rules
         limit = rules.min_bid - 1
         for s in range(4):
@@ -103,7 +103,7 @@ class BeginnerBot:
     # -- the play -------------------------------------------------------------------------------
     def _play(self, view: View) -> Action:
         legal = view.legal
-        seat = view.viewer or 0
+        seat = seat_of(view)
         cards = [a.arg for a in legal if a.act is Act.PLAY]
         reveal = find(legal, Act.REVEAL)
         if not cards:
