@@ -54,8 +54,8 @@ def _bid(req: Request, rules: Rules) -> Action:
         must = rules.first_bid_required and not any(value for _, value in history)
         return BIDS[me][low] if must or limit >= low else passing
     if me == state.defender:  # match the challenger, never more
-        value = state.challenger_bid
-        return BIDS[me][value] if 0 < value <= min(limit, high) else passing
+        value = state.challenger_bid  # a bid state out of the rules' range: pass
+        return BIDS[me][value] if low <= value <= min(limit, high) else passing
     value = max(state.defender_bid, state.challenger_bid, low - 1) + 1
     return BIDS[me][value] if value <= min(limit, high) else passing
 

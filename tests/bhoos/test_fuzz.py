@@ -1,0 +1,190 @@
+"""Never refuse a game, fuzzed: every recorded request, its history bent at random in ways that
+keep the body well-formed (calls dropped, repeated, reordered or changed, tricks swapped or
+repeated, leaders and winners moved, trump shown by anyone at any trick, the teams' points and
+bids changed), gets a 200 and an answer legal by the protocol's own reading of the request.
+
+The hand in ``cards`` and the cards of the trick in ``played`` are kept as recorded (a card
+twice in one hand is malformed: ``test_server.BAD``), and ``timeRemaining`` is generous, so
+that the check is of the answer, not of the clock."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.bhoos.test_server import PAYLOAD_FILES, check_answer, endpoint_of, load
+from twentynine.bhoos.server import create_app
+
+SUITS = ("S", "H", "C", "D")
+
+#: one bend of a body: the body and a draw function, changed in place
+Bend = Callable[[dict[str, Any], st.DrawFn], None]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app("random", seed=29)) as c:
+        yield c
+
+
+def _ids(body: dict[str, Any]) -> list[str]:
+    ids: list[str] = body["playerIds"]
+    return ids
+
+
+def _index(draw: st.DrawFn, items: list[Any]) -> int:
+    return draw(st.integers(0, len(items) - 1))
+
+
+def drop_call(body: dict[str, Any], draw: st.DrawFn) -> None:
+    calls = body["bidHistory"]
+    if calls:
+        del calls[_index(draw, calls)]
+
+
+def repeat_call(body: dict[str, Any], draw: st.DrawFn) -> None:
+    calls = body["bidHistory"]
+    if calls:
+        i = _index(draw, calls)
+        calls.insert(i, list(calls[i]))
+
+
+def swap_calls(body: dict[str, Any], draw: st.DrawFn) -> None:
+    calls = body["bidHistory"]
+    if len(calls) > 1:
+        i, j = _index(draw, calls), _index(draw, calls)
+        calls[i], calls[j] = calls[j], calls[i]
+
+
+def change_call(body: dict[str, Any], draw: st.DrawFn) -> None:
+    calls = body["bidHistory"]
+    if calls:
+        i = _index(draw, calls)
+        calls[i] = [draw(st.sampled_from(_ids(body))), draw(st.integers(0, 40))]
+
+
+def change_bid_state(body: dict[str, Any], draw: st.DrawFn) -> None:
+    state = body.get("bidState")
+    if state is not None:
+        key = draw(st.sampled_from(sorted(state)))
+        if key.endswith("Id"):
+            state[key] = draw(st.sampled_from(_ids(body)))
+        else:
+            state[key] = draw(st.integers(0, 30))
+
+
+def change_mover(body: dict[str, Any], draw: st.DrawFn) -> None:
+    body["playerId"] = draw(st.sampled_from(_ids(body)))
+
+
+def swap_tricks(body: dict[str, Any], draw: st.DrawFn) -> None:
+    tricks = body.get("handsHistory") or []
+    if len(tricks) > 1:
+        i, j = _index(draw, tricks), _index(draw, tricks)
+        tricks[i], tricks[j] = tricks[j], tricks[i]
+
+
+def repeat_trick(body: dict[str, Any], draw: st.DrawFn) -> None:
+    tricks = body.get("handsHistory") or []
+    if tricks:
+        i = _index(draw, tricks)
+        tricks.insert(i, copy.deepcopy(tricks[i]))
+
+
+def drop_trick(body: dict[str, Any], draw: st.DrawFn) -> None:
+    tricks = body.get("handsHistory") or []
+    if tricks:
+        del tricks[_index(draw, tricks)]
+
+
+def move_leader_or_winner(body: dict[str, Any], draw: st.DrawFn) -> None:
+    tricks = body.get("handsHistory") or []
+    if tricks:
+        trick = tricks[_index(draw, tricks)]
+        trick[draw(st.sampled_from((0, 2)))] = draw(st.sampled_from(_ids(body)))
+
+
+def show_trump(body: dict[str, Any], draw: st.DrawFn) -> None:
+    if "trumpRevealed" in body:
+        if draw(st.booleans()):
+            body["trumpRevealed"] = False
+        else:
+            body["trumpRevealed"] = {
+                "hand": draw(st.integers(1, 8)),
+                "playerId": draw(st.sampled_from(_ids(body))),
+            }
+
+
+def change_trump_suit(body: dict[str, Any], draw: st.DrawFn) -> None:
+    if "trumpSuit" in body:
+        body["trumpSuit"] = draw(st.sampled_from((False, *SUITS)))
+
+
+def change_team(body: dict[str, Any], draw: st.DrawFn) -> None:
+    teams = body.get("teams")
+    if teams:
+        team = teams[_index(draw, teams)]
+        team[draw(st.sampled_from(("bid", "won")))] = draw(st.integers(0, 29))
+
+
+def drop_played(body: dict[str, Any], draw: st.DrawFn) -> None:
+    played = body.get("played")
+    if played:
+        del played[_index(draw, played)]
+
+
+BENDS: tuple[Bend, ...] = (
+    drop_call,
+    repeat_call,
+    swap_calls,
+    change_call,
+    change_bid_state,
+    change_mover,
+    swap_tricks,
+    repeat_trick,
+    drop_trick,
+    move_leader_or_winner,
+    show_trump,
+    change_trump_suit,
+    change_team,
+    drop_played,
+)
+
+
+@st.composite
+def bent_requests(draw: st.DrawFn) -> tuple[str, dict[str, Any], list[str]]:
+    name = draw(st.sampled_from(PAYLOAD_FILES))
+    body = copy.deepcopy(load(name))
+    body["timeRemaining"] = 1500
+    done = []
+    for bend in draw(st.lists(st.sampled_from(BENDS), min_size=1, max_size=4)):
+        bend(body, draw)
+        done.append(bend.__name__)
+    return endpoint_of(name), body, done
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(bent_requests())
+def test_a_bent_history_still_gets_a_legal_answer(
+    client: TestClient, request_: tuple[str, dict[str, Any], list[str]]
+) -> None:
+    endpoint, body, bends = request_
+    sent = copy.deepcopy(body)
+    r = client.post(f"/{endpoint}", json=body)
+    assert r.status_code == 200, (bends, body, r.text)
+    answer = r.json()
+    if endpoint == "bid":
+        assert set(answer) == {"bid"} and answer["bid"] in (0, *range(16, 29)), (bends, answer)
+    else:
+        check_answer(endpoint, sent, answer)
