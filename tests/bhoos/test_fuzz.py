@@ -3,9 +3,10 @@ keep the body well-formed (calls dropped, repeated, reordered or changed, tricks
 repeated, leaders and winners moved, trump shown by anyone at any trick, the teams' points and
 bids changed), gets a 200 and an answer legal by the protocol's own reading of the request.
 
-The hand in ``cards`` and the cards of the trick in ``played`` are kept as recorded (a card
-twice in one hand is malformed: ``test_server.BAD``), and ``timeRemaining`` is generous, so
-that the check is of the answer, not of the clock."""
+Cards are bent too: any card may stand in the trick in progress or a past trick (ours, or one
+played already), and our hand may hold a card fewer than the history says; a card twice in
+one list (our hand, a trick) is malformed (``test_server.BAD``) and is never made.
+``timeRemaining`` is generous, so that the check is of the answer, not of the clock."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from tests.bhoos.test_server import PAYLOAD_FILES, check_answer, endpoint_of, lo
 from twentynine.bhoos.server import create_app
 
 SUITS = ("S", "H", "C", "D")
+#: every card as the protocol writes it
+CARDS = tuple(rank + suit for suit in SUITS for rank in "J91TKQ87")
 
 #: one bend of a body: the body and a draw function, changed in place
 Bend = Callable[[dict[str, Any], st.DrawFn], None]
@@ -139,6 +142,33 @@ def drop_played(body: dict[str, Any], draw: st.DrawFn) -> None:
         del played[_index(draw, played)]
 
 
+def _replace_card(cards: list[str], draw: st.DrawFn) -> None:
+    """One of ``cards`` becomes any card not already among them (a card twice in one list is
+    malformed, a 400)."""
+    i = _index(draw, cards)
+    cards[i] = draw(st.sampled_from([c for c in CARDS if c not in cards or c == cards[i]]))
+
+
+def change_played(body: dict[str, Any], draw: st.DrawFn) -> None:
+    """A card of the trick in progress becomes any card (one of ours, one played before)."""
+    played = body.get("played")
+    if played:
+        _replace_card(played, draw)
+
+
+def change_past_card(body: dict[str, Any], draw: st.DrawFn) -> None:
+    tricks = body.get("handsHistory") or []
+    if tricks:
+        _replace_card(tricks[_index(draw, tricks)][1], draw)
+
+
+def drop_hand_card(body: dict[str, Any], draw: st.DrawFn) -> None:
+    """One card fewer in our hand than the history says we hold (never none)."""
+    cards = body["cards"]
+    if len(cards) > 1:
+        del cards[_index(draw, cards)]
+
+
 BENDS: tuple[Bend, ...] = (
     drop_call,
     repeat_call,
@@ -154,6 +184,9 @@ BENDS: tuple[Bend, ...] = (
     change_trump_suit,
     change_team,
     drop_played,
+    change_played,
+    change_past_card,
+    drop_hand_card,
 )
 
 
