@@ -6,6 +6,9 @@ from __future__ import annotations
 import itertools
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from twentynine.server.tournaments.pairing import (
     bracket_order,
     knockout_first_round,
@@ -109,3 +112,94 @@ def test_swiss_round_one_pairs_the_top_half_with_the_bottom_half() -> None:
     ranked = list(range(1, 9))
     pairing = swiss_pairing(ranked, dict.fromkeys(ranked, 0.0), set(), set())
     assert pairing.matches == ((1, 5), (2, 6), (3, 7), (4, 8))
+
+
+def test_every_knockout_field_from_2_to_130_is_seeded_fairly() -> None:
+    """For every field size: each team is in round one once, the byes are exactly the top
+    seeds' (as many as the bracket's empty places), and when the better seed wins every match
+    the last four are seeds 1-4, the final is seed 1 against seed 2, after
+    ``knockout_rounds`` rounds."""
+    for n in range(2, 131):
+        seeded = list(range(1, n + 1))  # entry s is seed s
+        slots = knockout_first_round(seeded)
+        size = len(slots) * 2
+        assert size >= n > size // 2 or n == size == 2
+        placed = [e for a, b in slots for e in (a, b) if e is not None]
+        assert sorted(placed) == seeded
+        byes = sorted(a for a, b in slots if b is None)
+        assert byes == list(range(1, size - n + 1)), n
+        matches: list[tuple[int, int | None]] = list(slots)
+        rounds = 0
+        while True:
+            rounds += 1
+            winners = [a if b is None else min(a, b) for a, b in matches]
+            if len(winners) == 1:
+                break
+            if len(winners) == 4:
+                assert sorted(winners) == [1, 2, 3, 4], n
+            matches = list(knockout_next(winners))
+        assert sorted(e for e in matches[0] if e is not None) == [1, 2], n
+        assert knockout_rounds(n) == rounds, n
+
+
+def test_every_round_robin_from_2_to_24_meets_each_pair_once_one_match_a_round() -> None:
+    for n in range(2, 25):
+        teams = list(range(1, n + 1))
+        met: set[frozenset[int]] = set()
+        byes = []
+        for r in range(1, round_robin_rounds(n) + 1):
+            pairing = round_robin_pairing(teams, r)
+            playing = [e for m in pairing.matches for e in m]
+            assert len(playing) == len(set(playing)) == n - (n % 2)
+            for m in pairing.matches:
+                assert frozenset(m) not in met, (n, r, m)
+                met.add(frozenset(m))
+            if pairing.bye is not None:
+                byes.append(pairing.bye)
+        assert len(met) == n * (n - 1) // 2
+        assert sorted(byes) == (teams if n % 2 else [])
+
+
+@given(
+    teams=st.integers(2, 40),
+    results=st.lists(st.sampled_from((1.0, 0.5, 0.0)), min_size=400, max_size=400),
+    withdrawn=st.sets(st.integers(1, 40), max_size=3),
+)
+@settings(max_examples=120, deadline=None, derandomize=True)
+def test_a_swiss_of_any_field_and_results_pairs_every_round_without_a_repeat(
+    teams: int, results: list[float], withdrawn: set[int]
+) -> None:
+    """Any field of 2-40 teams, any results, up to ``swiss_max_rounds`` rounds; a few teams
+    withdraw after round one (the field that is left pairs on): every team still in plays
+    once a round, no pairing repeats, a bye goes to a team without one and to the lowest
+    ranked such team."""
+    entries = list(range(1, teams + 1))
+    points = dict.fromkeys(entries, 0.0)
+    played: set[frozenset[int]] = set()
+    had_bye: set[int] = set()
+    outcome = iter(results)
+    for round_no in range(1, swiss_max_rounds(teams) + 1):
+        if round_no == 2:
+            left = [e for e in entries if e not in withdrawn]
+            if len(left) >= 2 and swiss_max_rounds(len(left)) >= swiss_max_rounds(teams):
+                entries = left
+        ranked = sorted(entries, key=lambda e: (-points[e], e))
+        pairing = swiss_pairing(ranked, dict(points), played, had_bye)
+        playing = [e for m in pairing.matches for e in m]
+        assert sorted(playing + ([pairing.bye] if pairing.bye is not None else [])) == sorted(
+            entries
+        )
+        if len(entries) % 2:
+            assert pairing.bye is not None and pairing.bye not in had_bye
+            without = [e for e in ranked if e not in had_bye]
+            assert pairing.bye == without[-1]
+            had_bye.add(pairing.bye)
+            points[pairing.bye] += 1
+        else:
+            assert pairing.bye is None
+        for a, b in pairing.matches:
+            assert frozenset((a, b)) not in played, (round_no, a, b)
+            played.add(frozenset((a, b)))
+            won = next(outcome, 0.5)
+            points[a] += won
+            points[b] += 1 - won
