@@ -1,12 +1,13 @@
-"""A longer fuzz run of the HTTP API and the table socket (the fuzzers of
-``tests/server/test_fuzz_http.py`` and ``tests/server/test_fuzz_socket.py``, with more inputs).
+"""A longer fuzz run of the HTTP API, the table socket and the Bhoos bot server (the fuzzers of
+``tests/server/test_fuzz_http.py``, ``tests/server/test_fuzz_socket.py`` and
+``tests/bhoos/test_fuzz.py``, with more inputs).
 
 Prints how many inputs were sent, the answers they got, and every failure (a 5xx, a state change
 from a refused input, a broken invariant) with its input; known bugs are counted apart. The exit
 status is 1 when something failed. ``--json`` for one JSON object.
 
-    uv run python benchmarks/fuzz.py [--http N] [--socket N] [--batch B] [--seed S]
-                                     [--database-url URL] [--json]
+    uv run python benchmarks/fuzz.py [--http N] [--socket N] [--bhoos N] [--batch B]
+                                     [--seed S] [--database-url URL] [--json]
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests package
 
 from asgi_lifespan import LifespanManager
+from fastapi.testclient import TestClient
 from hypothesis.errors import HypothesisDeprecationWarning
 
+from tests.bhoos import test_fuzz as fuzz_bhoos
 from tests.server import test_fuzz_http as fuzz_http
 from tests.server import test_fuzz_socket as fuzz_socket
 from tests.server.conftest import (
@@ -37,6 +40,7 @@ from tests.server.conftest import (
     own_database,
     start_live,
 )
+from twentynine.bhoos.server import create_app as create_bhoos_app
 from twentynine.server.app import create_app
 from twentynine.server.settings import Settings
 
@@ -107,6 +111,24 @@ async def socket_run(
     }
 
 
+def bhoos_run(examples: int, seed: int | None) -> dict[str, Any]:
+    """Bent Bhoos requests to the served random bot (every request goes through the same
+    rebuilding and fallback as the expert's; the bot only picks among the legal answers)."""
+    start = time.perf_counter()
+    with TestClient(create_bhoos_app("random", seed=29)) as client:
+        fuzz = fuzz_bhoos.run_bhoos_fuzz(client, examples, seed)
+    return {
+        "requests": sum(fuzz.requests.values()),
+        "endpoints": dict(fuzz.requests.most_common()),
+        "bends": dict(fuzz.bends.most_common()),
+        "failures": [
+            {"kind": f["detail"][:80], "request": f["request"], "detail": f["detail"]}
+            for f in fuzz.failures
+        ],
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -119,8 +141,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 out["socket"] = await socket_run(
                     folder / "socket", url, args.socket, args.batch, args.seed
                 )
-    out["inputs"] = out.get("http", {}).get("requests", 0) + out.get("socket", {}).get(
-        "messages", 0
+    if args.bhoos:
+        out["bhoos"] = await asyncio.to_thread(bhoos_run, args.bhoos, args.seed)
+    out["inputs"] = (
+        out.get("http", {}).get("requests", 0)
+        + out.get("socket", {}).get("messages", 0)
+        + out.get("bhoos", {}).get("requests", 0)
     )
     return out
 
@@ -129,6 +155,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--http", type=int, default=1000, help="batches of HTTP requests")
     parser.add_argument("--socket", type=int, default=600, help="batches of socket messages")
+    parser.add_argument(
+        "--bhoos", type=int, default=3000, help="bent requests to the Bhoos bot server"
+    )
     parser.add_argument("--batch", type=int, default=20, help="inputs in a batch")
     parser.add_argument("--seed", type=int, default=None, help="Hypothesis seed")
     parser.add_argument(
@@ -144,7 +173,7 @@ def main() -> None:
         "ignore", "Do not use the `random` module", HypothesisDeprecationWarning
     )
     result = asyncio.run(run(args))
-    failed = any(result.get(k, {}).get("failures") for k in ("http", "socket"))
+    failed = any(result.get(k, {}).get("failures") for k in ("http", "socket", "bhoos"))
     if args.json:
         print(json.dumps(result))
         sys.exit(1 if failed else 0)
@@ -162,7 +191,10 @@ def main() -> None:
             f"attempts, {s['deals']} deals, in {s['seconds']} s"
         )
         print(f"          answers {s['answers']}")
-    for part in ("http", "socket"):
+    if "bhoos" in result:
+        b = result["bhoos"]
+        print(f"  Bhoos   {b['requests']:>7} bent requests in {b['seconds']} s: {b['endpoints']}")
+    for part in ("http", "socket", "bhoos"):
         r = result.get(part, {})
         for name, n in r.get("known_bugs", {}).items():
             print(f"  known bug ({part}, {n}×): {name}")

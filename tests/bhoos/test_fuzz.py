@@ -6,17 +6,22 @@ bids changed), gets a 200 and an answer legal by the protocol's own reading of t
 Cards are bent too: any card may stand in the trick in progress or a past trick (ours, or one
 played already), and our hand may hold a card fewer than the history says; a card twice in
 one list (our hand, a trick) is malformed (``test_server.BAD``) and is never made.
-``timeRemaining`` is generous, so that the check is of the answer, not of the clock."""
+``timeRemaining`` is generous, so that the check is of the answer, not of the clock.
+
+``run_bhoos_fuzz`` is also what ``benchmarks/fuzz.py --bhoos N`` runs for longer."""
 
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from tests.bhoos.test_server import PAYLOAD_FILES, check_answer, endpoint_of, load
@@ -202,22 +207,68 @@ def bent_requests(draw: st.DrawFn) -> tuple[str, dict[str, Any], list[str]]:
     return endpoint_of(name), body, done
 
 
-@settings(
-    max_examples=300,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(bent_requests())
-def test_a_bent_history_still_gets_a_legal_answer(
-    client: TestClient, request_: tuple[str, dict[str, Any], list[str]]
-) -> None:
-    endpoint, body, bends = request_
+@dataclass
+class BhoosFuzz:
+    """What a run sent and got: requests by endpoint, the bends used, and each failure (a
+    status other than 200, or an answer the protocol would refuse) with its request."""
+
+    requests: Counter[str] = field(default_factory=Counter)
+    bends: Counter[str] = field(default_factory=Counter)
+    warned: int = 0
+    failures: list[dict[str, Any]] = field(default_factory=list)
+
+
+def check_bent(client: TestClient, endpoint: str, body: dict[str, Any]) -> str | None:
+    """Send one bent request; what is wrong with its answer, or None."""
     sent = copy.deepcopy(body)
     r = client.post(f"/{endpoint}", json=body)
-    assert r.status_code == 200, (bends, body, r.text)
+    if r.status_code != 200:
+        return f"status {r.status_code}: {r.text}"
     answer = r.json()
-    if endpoint == "bid":
-        assert set(answer) == {"bid"} and answer["bid"] in (0, *range(16, 29)), (bends, answer)
-    else:
-        check_answer(endpoint, sent, answer)
+    try:
+        if endpoint == "bid":
+            assert set(answer) == {"bid"} and answer["bid"] in (0, *range(16, 29)), answer
+        else:
+            check_answer(endpoint, sent, answer)
+    except AssertionError as e:
+        return f"illegal answer {answer}: {e}"
+    return None
+
+
+def run_bhoos_fuzz(
+    client: TestClient, examples: int, seed: int | None = None, stop_at_first: bool = False
+) -> BhoosFuzz:
+    """``examples`` bent requests (Hypothesis; ``seed`` None: the same examples every run) sent
+    to ``client``; every failure recorded, or only the first with ``stop_at_first``."""
+    out = BhoosFuzz()
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=seed is None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(bent_requests())
+    def one(request: tuple[str, dict[str, Any], list[str]]) -> None:
+        endpoint, body, bends = request
+        if stop_at_first and out.failures:
+            return
+        out.requests[endpoint] += 1
+        out.bends.update(bends)
+        wrong = check_bent(client, endpoint, body)
+        if wrong is not None:
+            out.failures.append({"bends": bends, "request": body, "detail": wrong})
+
+    if seed is not None:
+        one = hypothesis_seed(seed)(one)
+    one()
+    return out
+
+
+def test_a_bent_history_still_gets_a_legal_answer(client: TestClient) -> None:
+    fuzz = run_bhoos_fuzz(client, 300)
+    assert sum(fuzz.requests.values()) >= 250
+    assert set(fuzz.requests) == {"bid", "chooseTrump", "play"}
+    assert set(fuzz.bends) == {bend.__name__ for bend in BENDS}
+    assert fuzz.failures == []

@@ -399,6 +399,12 @@ ODD: list[tuple[str, str, Mutation, str]] = [
         _set(["bidState", "defenderId"], "B1"),
         "bidState",
     ),
+    (
+        "challenger bid below the minimum",  # a defender matching it would bid 1
+        "bid_defender_match.json",
+        _set(["bidState", "challengerBid"], 1),
+        "bidState",
+    ),
     ("bid too low", "bid_first.json", _set(["bidHistory"], [["A1", 15]]), "bidHistory[0]"),
     ("first bidder passes", "bid_first.json", _set(["bidHistory"], [["A1", 0]]), "bidHistory"),
     ("points disagree", "play_follow_suit.json", _set(["teams", 0, "won"], 11), "won"),
