@@ -86,7 +86,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
@@ -95,8 +95,8 @@ CODE = re.compile(r"code is (\d{6})")
 SIGNINS_PER_ADDRESS = 25  # the server allows 30 an hour per client address
 #: how long the setup's HTTP connections are kept for reuse while idle: well below the server's
 #: own keep-alive (uvicorn's ``timeout_keep_alive``, 5 s), which closes an idle connection
-#: just as the client may send on it again (httpx's default, 5 s too: a setup once ended in
-#: ``httpx.ReadError`` part-way through its sign-ins)
+#: just as the client may send on it again (httpx2's default, 5 s too: a setup once ended in
+#: ``httpx2.ReadError`` part-way through its sign-ins)
 KEEPALIVE_EXPIRY = 2.0
 ACTION_TIMEOUT = 10.0  # an action whose state has not reached all four seats by then
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -166,11 +166,11 @@ class Process:
 
     async def wait_ready(self, path: str, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
-        async with httpx.AsyncClient(timeout=2) as c:
+        async with httpx2.AsyncClient(timeout=2) as c:
             while time.monotonic() < deadline:
                 if self.proc.poll() is not None:
                     raise RuntimeError(f"the process exited; see {self.log}")
-                with contextlib.suppress(httpx.HTTPError):
+                with contextlib.suppress(httpx2.HTTPError):
                     if (await c.get(f"http://127.0.0.1:{self.port}{path}")).status_code == 200:
                         return
                 await asyncio.sleep(0.2)
@@ -1034,25 +1034,25 @@ class Accounts:
         self.base_url = base_url
         self.run = uuid.uuid4().hex[:8]
         self.prefix = f"127.{random.randrange(1, 255)}"
-        self.transports: dict[str, httpx.AsyncHTTPTransport] = {}
+        self.transports: dict[str, httpx2.AsyncHTTPTransport] = {}
         self.count = 0
         self.outbox_lock = asyncio.Lock()
 
-    def _transport(self, n: int) -> httpx.AsyncHTTPTransport:
+    def _transport(self, n: int) -> httpx2.AsyncHTTPTransport:
         """The connections of sign-in ``n``'s source address (see the module's note)."""
         k = n // SIGNINS_PER_ADDRESS
         address = f"{self.prefix}.{k // 250}.{2 + k % 250}"
         if address not in self.transports:
-            self.transports[address] = httpx.AsyncHTTPTransport(
-                local_address=address, limits=httpx.Limits(keepalive_expiry=KEEPALIVE_EXPIRY)
+            self.transports[address] = httpx2.AsyncHTTPTransport(
+                local_address=address, limits=httpx2.Limits(keepalive_expiry=KEEPALIVE_EXPIRY)
             )
         return self.transports[address]
 
-    async def sign_in(self, name: str) -> httpx.AsyncClient:
+    async def sign_in(self, name: str) -> httpx2.AsyncClient:
         n = self.count
         self.count += 1
         email = f"load-{self.run}-{n}@example.com"
-        c = httpx.AsyncClient(transport=self._transport(n), base_url=self.base_url, timeout=60)
+        c = httpx2.AsyncClient(transport=self._transport(n), base_url=self.base_url, timeout=60)
         r = await c.post("/api/auth/email", json={"email": email, "first_name": name})
         r.raise_for_status()
         code = None
@@ -1075,7 +1075,7 @@ class Accounts:
         r.raise_for_status()
         return c
 
-    async def post(self, c: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Any:
+    async def post(self, c: httpx2.AsyncClient, path: str, body: dict[str, Any]) -> Any:
         csrf = c.cookies.get("tn_csrf") or ""
         r = await c.post(path, json=body, headers={"x-csrf-token": csrf})
         if r.status_code >= 400:
@@ -1665,7 +1665,7 @@ async def run_floor(
         ]
 
         async def settle() -> None:  # see floor_server
-            async with httpx.AsyncClient(timeout=60) as client:
+            async with httpx2.AsyncClient(timeout=60) as client:
                 (await client.get(f"http://127.0.0.1:{port}/settle")).raise_for_status()
 
         result = await drive(

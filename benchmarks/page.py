@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests package
 from tests.web.chromium import CHROMIUM, CHROMIUM_ARGS
@@ -74,9 +74,9 @@ def start_server(data_dir: Path) -> tuple[str, subprocess.Popen[bytes]]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+            if httpx2.get(f"{url}/healthz", timeout=1).status_code == 200:
                 return url, process
-        except httpx.TransportError:
+        except httpx2.TransportError:
             pass
         if process.poll() is not None:
             break
@@ -87,7 +87,7 @@ def start_server(data_dir: Path) -> tuple[str, subprocess.Popen[bytes]]:
 
 def guest_table(url: str) -> tuple[str, dict[str, str]]:
     """A guest session and a solo table against the best bots; returns (table id, cookies)."""
-    with httpx.Client(base_url=url) as client:
+    with httpx2.Client(base_url=url) as client:
         client.post("/api/auth/guest", json={"first_name": "Bench"}).raise_for_status()
         best = client.get("/api/web/bots").json()["best"]
         r = client.post(

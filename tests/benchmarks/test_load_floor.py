@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 from websockets.asyncio.client import connect
 
@@ -38,9 +38,9 @@ def floor(request: pytest.FixtureRequest) -> Iterator[int]:
         deadline = time.monotonic() + 30
         while True:
             try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                if httpx2.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
                     break
-            except httpx.TransportError:
+            except httpx2.TransportError:
                 pass
             assert time.monotonic() < deadline, "the floor server did not start"
             assert process.poll() is None, "the floor server exited"
@@ -82,7 +82,7 @@ async def test_settling_keeps_the_connected_sockets_objects_out_of_the_collector
 ) -> None:
     seats = [await connect(f"ws://127.0.0.1:{floor}/g/{g}/{s}") for g in range(3) for s in range(4)]
     try:
-        async with httpx.AsyncClient() as client:
+        async with httpx2.AsyncClient() as client:
             answer = await client.get(f"http://127.0.0.1:{floor}/settle")
         assert answer.status_code == 200
         kept = int(answer.text.split()[0])

@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import pytest_asyncio
 from asgi_lifespan import LifespanManager
@@ -99,10 +99,10 @@ async def _drop_database(url: str, name: str) -> None:
     await conn.close()
 
 
-class Client(httpx.AsyncClient):
+class Client(httpx2.AsyncClient):
     """An HTTP client that sends the CSRF header like the browser client does."""
 
-    async def request(self, method: str, url: httpx.URL | str, **kwargs):  # type: ignore[override]
+    async def request(self, method: str, url: httpx2.URL | str, **kwargs):  # type: ignore[override]
         csrf = self.cookies.get("tn_csrf")
         if csrf and method.upper() in ("POST", "PUT", "PATCH", "DELETE"):
             headers = dict(kwargs.pop("headers", None) or {})
@@ -112,7 +112,7 @@ class Client(httpx.AsyncClient):
 
 
 def client_for(app: FastAPI) -> Client:
-    transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
     return Client(transport=transport, base_url="http://127.0.0.1:8000")
 
 

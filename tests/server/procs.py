@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 
 def free_port() -> int:
@@ -61,9 +61,9 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: see {self.data_dir}")
             try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                if httpx2.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return self
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 pass
             time.sleep(0.2)
         raise RuntimeError("server did not start in time")

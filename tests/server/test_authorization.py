@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 from fastapi import FastAPI
 from fastapi.routing import iter_route_contexts
@@ -393,10 +393,10 @@ def expected(cell: Cell) -> tuple[int, str]:
     return (cell, "") if isinstance(cell, int) else cell
 
 
-async def request(c: httpx.AsyncClient, method: str, path: str, body: Any) -> httpx.Response:
+async def request(c: httpx2.AsyncClient, method: str, path: str, body: Any) -> httpx2.Response:
     """One request; the client's cookies are put back after (a guest sign-in must not replace
     the role's session, and the anonymous client must stay without one)."""
-    saved = httpx.Cookies(c.cookies)
+    saved = httpx2.Cookies(c.cookies)
     try:
         return await c.request(method, path, json=body)
     finally:
@@ -446,10 +446,10 @@ def test_every_route_is_in_the_matrix(tmp_path: Path) -> None:
 
 
 # -- HTTP -----------------------------------------------------------------------------------------
-def _bare(app: FastAPI, address: str = "127.0.0.1") -> httpx.AsyncClient:
+def _bare(app: FastAPI, address: str = "127.0.0.1") -> httpx2.AsyncClient:
     """A client that adds nothing by itself (no cookie jar use, no CSRF header)."""
-    transport = httpx.ASGITransport(app=app, client=(address, 50000))
-    return httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000")
+    transport = httpx2.ASGITransport(app=app, client=(address, 50000))
+    return httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000")
 
 
 def _random_deal(seed: int) -> tuple[dict[str, Any], str, list[int], int]:
@@ -528,7 +528,7 @@ async def test_http_matrix(app: FastAPI) -> None:
             assert (await remote.get("/dev/outbox")).status_code == 404
 
         wrong: list[str] = []
-        seen: dict[tuple[str, str], list[httpx.Response]] = {}
+        seen: dict[tuple[str, str], list[httpx2.Response]] = {}
         for r in HTTP_MATRIX:
             for role, cell in zip(ROLES, r.cells, strict=True):
                 path = fill(r.path, world.values)
@@ -571,7 +571,7 @@ async def test_http_matrix(app: FastAPI) -> None:
 
 # -- the socket -----------------------------------------------------------------------------------
 async def connect_outcome(
-    live: LiveServer, c: httpx.AsyncClient | None, table: str, origin: str | None = None
+    live: LiveServer, c: httpx2.AsyncClient | None, table: str, origin: str | None = None
 ) -> Outcome:
     """Open a socket: OK if it is accepted (it is closed again), else its close code."""
     headers: dict[str, str] = {}

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from .conftest import (
     Client,
@@ -98,7 +98,7 @@ async def test_sqlite_server_killed_and_restarted(tmp_path: Path) -> None:
         await play_until([again], lambda: deals(again) >= target, timeout=90)
         assert unexpected_errors(again) == []
         await again.close()
-        me2 = httpx.AsyncClient(base_url=server.url, cookies=me.cookies)
+        me2 = httpx2.AsyncClient(base_url=server.url, cookies=me.cookies)
         history = (await me2.get("/api/history/deals")).json()
         assert history, "the finished deal was stored"
     finally:

@@ -37,7 +37,7 @@ from typing import Any
 from unittest import mock
 from urllib.parse import quote, urlencode
 
-import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
@@ -783,7 +783,7 @@ class Failure:
 class HttpFuzzer:
     app: FastAPI
     world: World
-    clients: list[httpx.AsyncClient]
+    clients: list[httpx2.AsyncClient]
     watch: DatabaseWatch
     requests: int = 0
     statuses: Counter[int] = dataclasses.field(default_factory=Counter)
@@ -1029,8 +1029,8 @@ async def _fuzz_http(app: FastAPI, examples: int, batch: int, fuzz_seed: int | N
     world = await build_world(app)
     addresses = [("127.0.0.1", 50001), ("10.1.2.3", 50002), ("192.0.2.7", 50003)]
     clients = [
-        httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app, raise_app_exceptions=False, client=addr),
+        httpx2.AsyncClient(
+            transport=httpx2.ASGITransport(app=app, raise_app_exceptions=False, client=addr),
             base_url="http://127.0.0.1:8000",
         )
         for addr in addresses
@@ -1132,7 +1132,7 @@ async def test_the_watch_moves_with_every_commit(app: FastAPI) -> None:
 # -- its KNOWN_BUGS entry is removed and the fuzzing holds the fix) ----------------------------
 def raw_client(app: FastAPI, signed_in: Client) -> Client:
     """A client of ``signed_in``'s session that gets a 500 instead of the app's exception."""
-    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    transport = httpx2.ASGITransport(app=app, raise_app_exceptions=False)
     return Client(transport=transport, base_url="http://127.0.0.1:8000", cookies=signed_in.cookies)
 
 

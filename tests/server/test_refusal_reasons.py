@@ -4,7 +4,7 @@ words themselves stay English for tools and logs."""
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 from fastapi import FastAPI
 
 from twentynine.server.refusals import REASON_HEADER
@@ -12,7 +12,7 @@ from twentynine.server.refusals import REASON_HEADER
 from .conftest import Client, sign_in
 
 
-async def _refused(response: httpx.Response, status: int, reason: str) -> None:
+async def _refused(response: httpx2.Response, status: int, reason: str) -> None:
     assert response.status_code == status, response.text
     assert response.headers[REASON_HEADER] == reason
     assert response.json()["detail"]

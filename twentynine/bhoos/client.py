@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-import httpx
+import httpx2
 
 from ..engine.actions import PLAYS, Action
 from ..engine.cards import Card
@@ -49,10 +49,10 @@ class BhoosBot:
         name: str | None = None,
         player_ids: Sequence[str] = PLAYER_IDS,
         strict_time: bool = False,
-        client: httpx.Client | None = None,
+        client: httpx2.Client | None = None,
     ) -> None:
         """``timeout``: seconds for one HTTP request. ``strict_time``: raise when the bot
-        overruns the deal's 1500 ms (otherwise a warning is logged). ``client``: an httpx
+        overruns the deal's 1500 ms (otherwise a warning is logged). ``client``: an httpx2
         client to use instead of a new one (its ``base_url`` is ignored; ``url`` is used)."""
         if len(player_ids) != 4 or len(set(player_ids)) != 4:
             raise ValueError(f"player_ids must be 4 distinct ids, not {list(player_ids)!r}")
@@ -62,7 +62,7 @@ class BhoosBot:
         self.player_ids = tuple(player_ids)
         self.strict_time = strict_time
         self._own_client = client is None
-        self._client = client if client is not None else httpx.Client(timeout=timeout)
+        self._client = client if client is not None else httpx2.Client(timeout=timeout)
         self._rules = preset("bhoos")
         self.time_remaining_ms: float = DEAL_TIME_MS
         self.calls_made = 0
@@ -151,7 +151,7 @@ class BhoosBot:
                 resp = self._client.get(url, timeout=self.timeout)
             else:
                 resp = self._client.post(url, json=body, timeout=self.timeout)
-        except httpx.HTTPError as e:
+        except httpx2.HTTPError as e:
             raise BhoosBotError(f"{url}: no answer: {type(e).__name__}: {e}") from None
         elapsed = (time.perf_counter() - t0) * 1000
         self.calls_made += 1

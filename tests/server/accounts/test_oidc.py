@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-import httpx
+import httpx2
 import pytest
 import pytest_asyncio
 from fastapi import FastAPI
@@ -63,7 +63,7 @@ async def to_provider(app: FastAPI, provider: LocalOIDCProvider, c: Client) -> s
     assert r.status_code == 302, r.text
     location = r.headers["location"]
     assert location.startswith(provider.url + "/authorize?")
-    async with httpx.AsyncClient() as browser:  # a real HTTP hop to the provider
+    async with httpx2.AsyncClient() as browser:  # a real HTTP hop to the provider
         r = await browser.get(location)
     assert r.status_code == 302, r.text
     callback: str = r.headers["location"]
@@ -73,13 +73,13 @@ async def to_provider(app: FastAPI, provider: LocalOIDCProvider, c: Client) -> s
 
 async def oidc_sign_in(
     app: FastAPI, provider: LocalOIDCProvider, c: Client | None = None
-) -> tuple[Client, httpx.Response]:
+) -> tuple[Client, httpx2.Response]:
     c = c or client_for(app)
     callback = await to_provider(app, provider, c)
     return c, await c.get(callback, headers={"accept": "application/json"})
 
 
-def signed_in(r: httpx.Response) -> bool:
+def signed_in(r: httpx2.Response) -> bool:
     return any(h.startswith("tn_session=") for h in r.headers.get_list("set-cookie"))
 
 
@@ -95,7 +95,7 @@ async def user_count(app: FastAPI) -> int:
 
 
 async def assert_failed(
-    app: FastAPI, c: Client, r: httpx.Response, status: int, reason: str
+    app: FastAPI, c: Client, r: httpx2.Response, status: int, reason: str
 ) -> None:
     assert r.status_code == status, r.text
     assert reason in r.json()["detail"]

@@ -92,10 +92,10 @@ async def test_guest_profile_logout_and_csrf(app: FastAPI, anon: Client) -> None
 
 async def test_outbox_only_in_dev_mode_on_loopback(app: FastAPI, anon: Client) -> None:
     assert (await anon.get("/dev/outbox")).status_code == 200
-    import httpx
+    import httpx2
 
-    remote = httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app, client=("203.0.113.9", 4000)), base_url="http://x"
+    remote = httpx2.AsyncClient(
+        transport=httpx2.ASGITransport(app=app, client=("203.0.113.9", 4000)), base_url="http://x"
     )
     assert (await remote.get("/dev/outbox")).status_code == 404
 

@@ -14,7 +14,7 @@ import logging
 from typing import Any
 from urllib.parse import quote
 
-import httpx
+import httpx2
 from authlib.integrations.base_client import (  # type: ignore[import-untyped]
     MismatchingStateError,
     OAuthError,
@@ -122,7 +122,7 @@ async def oidc_login(name: str, request: Request, settings: SettingsDep) -> Resp
         response: Response = await client.authorize_redirect(
             request, _redirect_uri(settings, provider)
         )
-    except (httpx.HTTPError, ValueError, KeyError, RuntimeError) as e:
+    except (httpx2.HTTPError, ValueError, KeyError, RuntimeError) as e:
         return _failure(
             request, 502, f"could not reach {_title(provider)} to sign in ({type(e).__name__})"
         )
@@ -177,7 +177,7 @@ async def _verified_claims(request: Request, provider: OIDCProvider) -> dict[str
         raise OIDCFailure(
             400, f"the ID token from {title} is not valid: {_oauth_reason(e)}"
         ) from None
-    except (httpx.HTTPError, ValueError, KeyError) as e:
+    except (httpx2.HTTPError, ValueError, KeyError) as e:
         raise OIDCFailure(
             502, f"could not complete the sign-in with {title} ({type(e).__name__})"
         ) from None
@@ -189,7 +189,7 @@ async def _verified_claims(request: Request, provider: OIDCProvider) -> dict[str
     if (wants_more or not _name(claims)) and metadata.get("userinfo_endpoint"):
         try:
             info = dict(await client.userinfo(token=token))
-        except (OAuthError, httpx.HTTPError, ValueError) as e:
+        except (OAuthError, httpx2.HTTPError, ValueError) as e:
             log.warning("%s userinfo failed: %s", provider.name, type(e).__name__)
             info = {}
         claims = _merge_userinfo(claims, info)
