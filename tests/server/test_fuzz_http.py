@@ -56,7 +56,7 @@ from twentynine.server.tables.clock import TurnClock
 from twentynine.server.tables.runtime import Connection, TableRuntime
 
 from .conftest import Client, sign_in
-from .test_fuzz_socket import check_table, quiet
+from .test_fuzz_socket import HYPOTHESIS_OWN_THREAD_RANDOM, check_table, quiet
 
 Strategy = st.SearchStrategy[Any]
 
@@ -1079,6 +1079,7 @@ def report(fuzzer: HttpFuzzer) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.filterwarnings(HYPOTHESIS_OWN_THREAD_RANDOM)
 async def test_fuzz_http_api(app: FastAPI) -> None:
     fuzzer = await run_http_fuzz(app)
     print(f"\nHTTP fuzz: {fuzzer.requests} requests, {dict(sorted(fuzzer.statuses.items()))}")

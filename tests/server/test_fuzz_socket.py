@@ -936,9 +936,17 @@ OTHER_THREADS_RANDOM = (
     "ignore:Do not use the `random` module inside strategies"
     ":hypothesis.errors.HypothesisDeprecationWarning"
 )
+#: Hypothesis runs the fuzzers in a worker thread (``asyncio.to_thread``), and on a thread it has
+#: not run on before it registers its own per-thread random generator, then warns that its weak
+#: reference to it may die: a remark on Hypothesis's own object, not on anything a fuzz does
+HYPOTHESIS_OWN_THREAD_RANDOM = (
+    "ignore:It looks like `register_random` was passed an object"
+    ":hypothesis.errors.HypothesisWarning"
+)
 
 
 @pytest.mark.filterwarnings(OTHER_THREADS_RANDOM)
+@pytest.mark.filterwarnings(HYPOTHESIS_OWN_THREAD_RANDOM)
 async def test_fuzz_table_socket(fuzz_live: tuple[LiveServer, str]) -> None:
     live, url = fuzz_live
     fuzzer = await run_socket_fuzz(live, url)
