@@ -107,6 +107,19 @@ def check_play(body: dict[str, Any], answer: dict[str, Any]) -> None:
                 assert card in higher, f"must beat {best} with one of {higher}, played {card}"
 
 
+def check_answer_whatever_the_history(
+    endpoint: str, body: dict[str, Any], answer: dict[str, Any]
+) -> None:
+    """Legal by the protocol for a request whose history or bid state may not add up: a card
+    as ``check_play`` reads the request, a pass or a bid the rules allow, a suit."""
+    if endpoint == "play":
+        check_play(body, answer)
+    elif endpoint == "bid":
+        assert set(answer) == {"bid"} and answer["bid"] in (0, *range(16, 29)), answer
+    else:
+        assert set(answer) == {"suit"} and answer["suit"] in ("S", "H", "C", "D"), answer
+
+
 def check_answer(endpoint: str, body: dict[str, Any], answer: dict[str, Any]) -> None:
     if endpoint == "bid":
         check_bid(body, answer)
@@ -459,13 +472,7 @@ def test_odd_payloads_are_answered_from_the_request(
     caplog.set_level("INFO", logger=bhoos_server.logger.name)
     r = client.post(f"/{endpoint}", json=body)
     assert r.status_code == 200, r.text
-    answer = r.json()
-    if endpoint == "play":
-        check_play(body, answer)  # legal by the protocol, whatever the history says
-    elif endpoint == "bid":
-        assert set(answer) == {"bid"} and answer["bid"] in (0, *range(16, 29))
-    else:
-        assert set(answer) == {"suit"} and answer["suit"] in ("S", "H", "C", "D")
+    check_answer_whatever_the_history(endpoint, body, r.json())
     warnings = [rec.getMessage() for rec in caplog.records if rec.levelname == "WARNING"]
     assert any(reason in w for w in warnings), warnings
     # answered by the bot on a state rebuilt from teams and trumpSuit, or from the request
