@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..engine.actions import Act, Action
-from ..engine.cards import mask_of, mask_points
+from ..engine.cards import mask_points
 from ..engine.rules import Rules
 from ..engine.state import REGULAR_STAKES, TrumpMode, partner, team_of
 from ..engine.views import View
-from .base import pass_and_bids
+from .base import hand_of, pass_and_bids
 from .callers import calls_in_turn
 from .evaluate import best_trump, defenders_odds
 from .solver import best_value, open_state
@@ -227,7 +227,7 @@ class CallSearch:
 
 def _held(v: View, seat: int) -> int:
     """Every card the seat holds, the face-down seventh card included (its bidder sees it)."""
-    hand = mask_of(v.hands[seat] or ())
+    hand = hand_of(v, seat)
     if v.indicator is not None and v.bidder == seat:
         hand |= 1 << v.indicator
     return hand
@@ -332,7 +332,7 @@ def _candidate_suits(v: View, seat: int, n: int = 2) -> list[int]:
     others are not worth a solve)."""
     from .evaluate import expected_points
 
-    first = _first_four(v, seat, mask_of(v.hands[seat] or ()))
+    first = _first_four(v, seat, hand_of(v, seat))
     return sorted(range(4), key=lambda t: -expected_points(first, t))[:n]
 
 
@@ -398,7 +398,7 @@ def doubling_by_search(v: View, search: CallSearch, deadline: float) -> Action |
     p_make, _ = contract_odds(deals, weights, v, bidder, trump, target, search.bias)
     if team_of(seat) != team_of(bidder):
         # the rules of thumb know what a bid says of the bidder; blend it in
-        hand = mask_of(v.hands[seat] or ())
+        hand = hand_of(v, seat)
         prior = defenders_odds(hand, v.bid, target, v.rules.min_bid)
         p = 0.5 * p_make + 0.5 * prior
         return call if p < DOUBLE_BELOW else passing

@@ -33,12 +33,11 @@ import time
 from collections.abc import Iterator
 
 from ..engine.actions import Act, Action
-from ..engine.cards import mask_of
 from ..engine.round import apply, legal_actions, start_round, to_act
 from ..engine.rules import Rules
 from ..engine.state import Phase, RoundState, team_of
 from ..engine.views import View, view
-from .base import pass_and_bids
+from .base import hand_of, pass_and_bids
 from .callers import REACH, length_likelihood, longest, longest_suits, seat_calls
 from .calls import Deal, deal_sample
 from .intermediate import IntermediateBot
@@ -67,7 +66,7 @@ def length_call(v: View) -> Action:
     low = bids[0]
     if passing is None:
         return low
-    four = mask_of(v.hands[seat] or ())
+    four = hand_of(v, seat)
     return low if low.arg <= REACH[longest(four)] else passing
 
 
@@ -212,7 +211,7 @@ class Foresight:
         counts them."""
         me = v.viewer
         assert me is not None
-        hand = mask_of(v.hands[me] or ())
+        hand = hand_of(v, me)
         self.last_deals = tries = 0
         clock = time.perf_counter
         slowest = 0.0
