@@ -24,6 +24,7 @@ from ..engine.cards import (
     mask_points,
 )
 from ..engine.contract import has_risk_card
+from ..engine.tricks import trick_leader_now
 
 # -- small card facts -------------------------------------------------------------------------
 
@@ -62,18 +63,9 @@ def cheapest(mask: int) -> Card:
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: int) -> tuple[int, Card]:
-    """(seat, card) winning the trick so far; ``trump`` -1 when trumps do not count."""
-    best_seat, best = plays[0]
-    lead = best >> 3
-    best_trump = lead == trump
-    for seat, card in plays[1:]:
-        suit = card >> 3
-        if suit == trump:
-            if not best_trump or card > best:
-                best_seat, best, best_trump = seat, card, True
-        elif suit == lead and not best_trump and card > best:
-            best_seat, best = seat, card
-    return best_seat, best
+    """(seat, card) winning the trick so far, led by its first card; ``trump`` -1 when trumps
+    do not count (the engine's rule)."""
+    return trick_leader_now(plays, plays[0][1] >> 3, trump)
 
 
 def beats(card: Card, best: Card, lead: int, trump: int) -> bool:

@@ -3,6 +3,8 @@ winners, and the end of the round."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import PLAYS, SIMPLE_ACTIONS, Act, Action
 from .cards import SUIT_MASKS, mask_points
 from .events import CardPlayed, Event, PairDeclared, TrickWon, TrumpShown
@@ -89,7 +91,7 @@ def _opponent_trump_wins(st: RoundState, seat: int) -> bool:
     return card >> 3 == st.trump and team_of(winner) != team_of(seat)
 
 
-def trick_leader_now(plays: tuple[tuple[int, int], ...], lead: int, trump: int) -> tuple[int, int]:
+def trick_leader_now(plays: Sequence[tuple[int, int]], lead: int, trump: int) -> tuple[int, int]:
     """(seat, card) winning the trick so far; ``trump`` -1 when trumps do not count."""
     best_seat, best = plays[0]
     best_trump = best >> 3 == trump
