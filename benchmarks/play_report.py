@@ -36,7 +36,7 @@ from typing import Any
 
 from twentynine.bhoos.convert import answer_json, parse_answer, view_request
 from twentynine.bhoos.payload import DEAL_TIME_MS, parse_request
-from twentynine.bhoos.server import SERVED_MAX_WORLDS, BhoosPlayer
+from twentynine.bhoos.player import SERVED_MAX_WORLDS, BhoosPlayer
 from twentynine.bots import make_bot
 from twentynine.bots.expert import ExpertBot
 from twentynine.bots.need import points_needed

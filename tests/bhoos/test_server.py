@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from twentynine.bhoos import server as bhoos_server
+from twentynine.bhoos import player as bhoos_player
+from twentynine.bhoos import timing as bhoos_timing
 from twentynine.bhoos.convert import parse_answer, view_request
-from twentynine.bhoos.payload import parse_request
+from twentynine.bhoos.payload import DEAL_TIME_MS, parse_request
 from twentynine.bhoos.server import ANSWER_TIME_HEADER, create_app, register
 from twentynine.bots import LEVELS
 from twentynine.engine import Action, apply, preset, start_round, to_act
@@ -193,7 +194,7 @@ RAISES = [
 def test_a_defenders_raise_replays_exactly(name: str) -> None:
     """A1 answered B1's challenge of 17 with 18 (other bots do; the bhoos preset allows it):
     every later request rebuilds through the engine, no fallback needed."""
-    player = bhoos_server.BhoosPlayer("random", seed=3)
+    player = bhoos_player.BhoosPlayer("random", seed=3)
     try:
         _, v = player.state_for(endpoint_of(name), load(name))
         assert (0, 18) in v.calls and v.legal
@@ -469,7 +470,7 @@ def test_odd_payloads_are_answered_from_the_request(
 ) -> None:
     body = mutate(copy.deepcopy(load(base)))
     endpoint = endpoint_of(base)
-    caplog.set_level("INFO", logger=bhoos_server.logger.name)
+    caplog.set_level("INFO", logger=bhoos_player.logger.name)
     r = client.post(f"/{endpoint}", json=body)
     assert r.status_code == 200, r.text
     check_answer_whatever_the_history(endpoint, body, r.json())
@@ -540,8 +541,8 @@ def test_the_bot_is_told_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
         body = load("play_follow_suit.json")
         assert c.post("/play", json=body).json() == {"card": "QD"}  # the bot's own choice
     (budget,) = _Thrifty.budgets
-    planned = bhoos_server.answer_budget_ms(parse_request("play", body))
-    assert 0 < budget <= planned * bhoos_server.BOT_SHARE < body["timeRemaining"] / 2
+    planned = bhoos_timing.answer_budget_ms(parse_request("play", body))
+    assert 0 < budget <= planned * bhoos_player.BOT_SHARE < body["timeRemaining"] / 2
 
 
 def test_a_slow_bot_is_overruled_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -621,7 +622,7 @@ def test_start_up_warms_the_solver_for_a_bot_that_searches(
     # the expert's first card would compile the solver (half a minute on a new install):
     # the server does it before it answers anything
     calls: list[str] = []
-    monkeypatch.setattr(bhoos_server, "solver_warm_up", lambda: calls.append("warm") or 0.0)
+    monkeypatch.setattr(bhoos_player, "solver_warm_up", lambda: calls.append("warm") or 0.0)
     with TestClient(create_app(level, seed=1)) as client:
         assert client.get("/hi").json() == {"value": "hello"}
     assert calls == (["warm"] if warms else [])
@@ -650,7 +651,7 @@ def test_the_benchmark_reads_the_servers_answer_lines(
     try:
         with TestClient(create_app("sleepy")) as c:
             caplog.clear()
-            caplog.set_level("INFO", logger=bhoos_server.logger.name)
+            caplog.set_level("INFO", logger=bhoos_player.logger.name)
             assert c.post("/play", json=load("play_follow_suit.json")).status_code == 200
             _Sleepy.release.clear()  # the next one times out and gets the fallback
             body = load("bid_defender_match.json") | {"timeRemaining": 700}
@@ -682,11 +683,11 @@ def test_the_deal_time_plan_gives_early_decisions_more_and_never_overspends() ->
         req = parse_request("play", body)
         req = replace(req, endpoint=endpoint, cards=tuple(range(cards)))
         req = replace(req, time_remaining=left)
-        budget = bhoos_server.answer_budget_ms(req)
+        budget = bhoos_timing.answer_budget_ms(req)
         spent.append(budget)
-        left -= budget + bhoos_server.PER_ANSWER_MS
+        left -= budget + bhoos_timing.PER_ANSWER_MS
     # the safety margin is left for the network (the last answer's own work falls in it)
-    assert left + bhoos_server.PER_ANSWER_MS >= bhoos_server.SAFETY_MS - 1e-6
+    assert left + bhoos_timing.PER_ANSWER_MS >= bhoos_timing.SAFETY_MS - 1e-6
     plays = spent[3:]
     assert plays[0] > plays[3] > plays[6] and spent[0] > plays[5]
 
@@ -695,15 +696,15 @@ def test_the_reserve_learns_what_the_game_servers_clock_adds() -> None:
     """A seat's next request arriving with 300 ms less than our own answer took (a busy
     network or machine) raises the reserve kept for every answer to come, so the next
     budget is smaller than it would have been."""
-    player = bhoos_server.BhoosPlayer("random", seed=1)
+    player = bhoos_player.BhoosPlayer("random", seed=1)
     try:
         first = load("bid_defender_match.json") | {"timeRemaining": 1400}
         ans = player.answer("bid", first)
-        assert player.overhead.reserve_ms == bhoos_server.PER_ANSWER_MS
+        assert player.overhead.reserve_ms == bhoos_timing.PER_ANSWER_MS
         # the same seat, same cards, asked again: 300 ms more went than our answer took
         later = copy.deepcopy(first)
         later["timeRemaining"] = 1400 - ans.elapsed_ms - 300
-        before = bhoos_server.answer_budget_ms(parse_request("bid", later))
+        before = bhoos_timing.answer_budget_ms(parse_request("bid", later))
         again = player.answer("bid", later)
         assert 290 <= player.overhead.reserve_ms <= 310
         assert again.budget_ms < before / 2
@@ -716,7 +717,7 @@ def test_the_served_expert_plans_within_the_time_each_seat_has_left() -> None:
     answer's own time: every answer is legal and its planned budget never exceeds the time the
     seat has left. (How the time is spent is measured, not asserted: ``benchmarks/peers.py``
     counts the deals over budget and the least time left.)"""
-    player = bhoos_server.BhoosPlayer("expert", seed=5)
+    player = bhoos_player.BhoosPlayer("expert", seed=5)
     player.warm_up()
     rules = preset("bhoos")
     rng = random.Random(19)
@@ -725,7 +726,7 @@ def test_the_served_expert_plans_within_the_time_each_seat_has_left() -> None:
             deck = list(range(32))
             rng.shuffle(deck)
             state, _ = start_round(rules, 3, deck)
-            left = [float(bhoos_server.DEAL_TIME_MS)] * 4
+            left = [float(DEAL_TIME_MS)] * 4
             while not state.is_over:
                 seat = to_act(state)[0]
                 v = view(state, seat)
