@@ -72,6 +72,7 @@ class Page:
 
     __slots__ = (
         "buffer",
+        "caught_to",
         "closed",
         "last_messages",
         "outbox",
@@ -89,6 +90,10 @@ class Page:
         self.session = session
         #: while catching up, what the hub delivers waits here
         self.buffer: list[tuple[Message, bytes]] | None = []
+        #: the newest number the last catch-up went up to: a numbered message up to it was in
+        #: the catch-up, and is not taken again when the hub hands it over afterwards (it is
+        #: stored before it is handed over, here or, later still, by another process's relay)
+        self.caught_to = 0
         #: frames to write; a number closes the socket with that code (4000: fell behind,
         #: reconnect and catch up; 4401: signed out)
         self.outbox: list[bytes | int | None] = []
@@ -99,6 +104,9 @@ class Page:
     def deliver(self, message: Message, data: bytes) -> None:
         if self.closed:
             return
+        message_id = message.get("seq")
+        if message_id is not None and message_id <= self.caught_to:
+            return  # sent in the catch-up already
         if self.buffer is not None:
             self.buffer.append((message, data))
             return
@@ -117,10 +125,11 @@ class Page:
 
     def caught_up(self, upto: int) -> None:
         """The catch-up is sent up to id ``upto``: what came meanwhile follows, less that."""
+        self.caught_to = max(self.caught_to, upto)
         buffered, self.buffer = self.buffer or [], None
         for message, data in buffered:
             message_id = message.get("seq")
-            if message_id is None or message_id > upto:
+            if message_id is None or message_id > self.caught_to:
                 self.push(data)
 
     def _kick(self) -> None:

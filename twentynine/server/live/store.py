@@ -108,7 +108,11 @@ class MessageStore:
             rows = (
                 await db.execute(
                     select(LiveMessage.id, LiveMessage.body)
-                    .where(LiveMessage.user_id == user_id, LiveMessage.id > last_id)
+                    .where(
+                        LiveMessage.user_id == user_id,
+                        LiveMessage.id > last_id,
+                        LiveMessage.id <= top,  # later ones come live, after this
+                    )
                     .order_by(LiveMessage.id.desc())
                     .limit(CATCH_UP_LIMIT)  # the newest, when more were missed
                 )
