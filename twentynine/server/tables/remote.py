@@ -78,8 +78,10 @@ class Remote(TableParts):
             if version <= self.sent:
                 return  # this process told its connections of that version already
             if version > self.version:
-                await self.reload()
-            await self._tell_missed(version)
+                await self.reload()  # (the stored row may be past ``version`` already)
+            # up to the version of the state the connections are sent: a message's version is
+            # the newest whose events it carries
+            await self._tell_missed(max(version, self.version))
             self._schedule_bots()
             game = self.game
             if (  # another process ended the deal: the table's leader deals the next one

@@ -1,0 +1,105 @@
+"""A table socket that reconnects while the table moves on: it catches up from the version it
+saw and then follows each new version once, in order, whichever process it opens on (the one
+that runs the table, or another that hears of its versions through the fan-out)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from ..conftest import Client, LiveServer
+from .test_public import ALL_BOTS
+from .wsclient import TableSocket, my_turn, unexpected_errors
+
+
+async def watch_while_playing(
+    servers: list[LiveServer], watchers: list[Client], player: TableSocket, seed: int
+) -> None:
+    """The player plays on (its three bots with it) while a watcher's socket is opened, read a
+    moment and closed again and again, each time from the last version it saw, on a server
+    drawn at random: each socket's messages carry the events of every version after the one it
+    asked for, each once and in order, as the player's socket (on the process that runs the
+    table) is told them one version at a time."""
+    rng = random.Random(seed)
+    table_id = player.table_id
+    target = player.version + 200
+
+    async def play() -> None:  # at a person's pace: a move a few hundredths of a second after
+        # the turn comes (the three bots move at once)
+        while True:
+            st = await player.wait_for(lambda x: x["version"] >= target or my_turn(x), 30)
+            if st["version"] >= target:
+                return
+            await asyncio.sleep(rng.uniform(0.005, 0.03))
+            before = st["version"]
+            await player.send({"type": "act", "version": before, **st["view"]["legal_json"][0]})
+            await player.wait_for(lambda x, b=before: x["version"] > b, 30)
+
+    playing = asyncio.create_task(play())
+    last: int | None = None
+    seen: list[tuple[int | None, list[dict[str, Any]]]] = []
+    while True:
+        done = playing.done()
+        i = rng.randrange(len(servers))
+        sock = await TableSocket(servers[i], watchers[i], table_id).connect(last_version=last)
+        await asyncio.sleep(0.3 if done else rng.uniform(0, 0.03))
+        await sock.close()
+        assert unexpected_errors(sock) == []
+        messages = [m for m in sock.messages if m["type"] == "state"]
+        seen.append((last, messages))
+        last = messages[-1]["version"]
+        if done:
+            break
+    await playing
+    assert len(seen) >= 5, "too few sockets opened to test anything"
+    # the player's socket, on the process that runs the table, is told each version alone
+    told = [m for m in player.messages if m["type"] == "state"][1:]
+    first_told, last_told = told[0]["version"], told[-1]["version"]
+    assert [m["version"] for m in told] == list(range(first_told, last_told + 1))
+    events = {m["version"]: m["events"] for m in told}
+
+    def told_since(after: int, upto: int) -> list[dict[str, Any]]:
+        return [e for v in range(after + 1, upto + 1) for e in events[v]]
+
+    for asked, messages in seen:
+        got = [m["version"] for m in messages]
+        assert got == sorted(set(got)), f"from {asked}: versions {got}"
+        assert asked is None or got[0] >= asked, f"asked from {asked}, began at {got[0]}"
+        # each message carries the events of the versions since the one before it, in order;
+        # the first may be a snapshot instead (a process that did not have the table's latest
+        # events at hand, or a socket that asked for none)
+        first, *rest = messages
+        if not first["snapshot"]:
+            assert asked is not None and first["events"] == told_since(asked, first["version"])
+        after = first["version"]
+        for m in rest:
+            assert not m["snapshot"], f"a snapshot at {m['version']} (from {asked})"
+            assert m["events"] == told_since(after, m["version"]), f"{m['version']} after {after}"
+            after = m["version"]
+    assert seen[-1][1][-1]["version"] >= target
+
+
+async def test_a_watcher_reconnecting_while_the_table_plays_follows_every_version_once(
+    live: LiveServer,
+) -> None:
+    alice = await live.sign_in("alice@example.com", "Alice")
+    bob = await live.sign_in("bob@example.com", "Bob")
+    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
+    assert r.status_code == 201, r.text
+    player = await TableSocket(live, alice, r.json()["id"]).connect()
+    await watch_while_playing([live], [bob], player, seed=1)
+    await player.close()
+
+
+async def test_across_processes_a_reconnecting_watcher_follows_every_version_once(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    a, b = live_pair
+    alice = await a.sign_in("alice@example.com", "Alice")
+    bob = await a.sign_in("bob@example.com", "Bob")
+    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
+    assert r.status_code == 201, r.text
+    player = await TableSocket(a, alice, r.json()["id"]).connect()
+    await watch_while_playing([a, b], [bob, b.same_person(bob)], player, seed=2)
+    await player.close()
