@@ -103,3 +103,62 @@ async def test_across_processes_a_reconnecting_watcher_follows_every_version_onc
     player = await TableSocket(a, alice, r.json()["id"]).connect()
     await watch_while_playing([a, b], [bob, b.same_person(bob)], player, seed=2)
     await player.close()
+
+
+async def chat_while_watching(
+    servers: list[LiveServer], watchers: list[Client], talker: TableSocket, seed: int
+) -> None:
+    """The talker says 50 lines while a watcher's socket is opened and closed again and again
+    (on a server drawn at random): each socket shows each line once (the recent lines it is
+    sent first, and the lines said after), and the last shows every line."""
+    rng = random.Random(seed)
+    said = 50
+
+    async def talk() -> None:
+        for n in range(said):
+            await talker.send({"type": "chat", "text": f"line {n}"})
+            await asyncio.sleep(rng.uniform(0.01, 0.04))
+
+    talking = asyncio.create_task(talk())
+    shown: list[list[int]] = []
+    while True:
+        done = talking.done()
+        i = rng.randrange(len(servers))
+        sock = await TableSocket(servers[i], watchers[i], talker.table_id).connect()
+        await asyncio.sleep(0.3 if done else rng.uniform(0, 0.03))
+        await sock.close()
+        assert unexpected_errors(sock) == []
+        shown.append([int(line["id"]) for line in sock.chat])
+        if done:
+            break
+    await talking
+    assert len(shown) >= 5, "too few sockets opened to test anything"
+    for ids in shown:
+        assert len(ids) == len(set(ids)), f"a line shown twice: {ids}"
+        assert ids == sorted(ids), f"lines out of order: {ids}"
+    assert len(shown[-1]) == said
+
+
+async def test_a_watcher_reconnecting_while_someone_talks_shows_each_line_once(
+    live: LiveServer,
+) -> None:
+    alice = await live.sign_in("alice@example.com", "Alice")
+    bob = await live.sign_in("bob@example.com", "Bob")
+    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
+    assert r.status_code == 201, r.text
+    talker = await TableSocket(live, alice, r.json()["id"]).connect()
+    await chat_while_watching([live], [bob], talker, seed=3)
+    await talker.close()
+
+
+async def test_across_processes_a_reconnecting_watcher_shows_each_line_once(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    a, b = live_pair
+    alice = await a.sign_in("alice@example.com", "Alice")
+    bob = await a.sign_in("bob@example.com", "Bob")
+    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
+    assert r.status_code == 201, r.text
+    talker = await TableSocket(a, alice, r.json()["id"]).connect()
+    await chat_while_watching([a, b], [bob, b.same_person(bob)], talker, seed=4)
+    await talker.close()

@@ -190,7 +190,7 @@ class Broadcast(TableParts):
 
     def push(self, conn: Connection, message: Message) -> None:
         """Queue a message for ``conn`` (a dict, or one already encoded as JSON text)."""
-        if conn.closed:
+        if conn.closed or (conn.chat_ids and conn.shows(message)):
             return
         if len(conn.outbox) >= OUTBOX_LIMIT:  # a client that cannot keep up reconnects
             log.warning("table %s: dropping a slow connection", self.info.id)

@@ -61,10 +61,27 @@ class Connection:
     #: a player's "you" as last sent: (the seat it was for, its JSON text); see
     #: ``Broadcast._you_text``
     you: tuple[int, bytes] | None = None
+    #: the ids of the chat lines its first message showed (``shown_chat``)
+    chat_ids: frozenset[int] = frozenset()
 
     @property
     def spectator(self) -> bool:
         return self.seat is None
+
+    def shown_chat(self, ids: frozenset[int]) -> None:
+        """The first message shows the chat lines ``ids`` (read once the connection was
+        added, so that no line said meanwhile is missed): a line among them that also comes
+        as said (queued already, or from another process later) is not sent again."""
+        self.chat_ids = ids
+        self.outbox = [m for m in self.outbox if not self.shows(m)]
+
+    def shows(self, message: Message | None) -> bool:
+        """Whether ``message`` is a chat line the first message showed already."""
+        return (
+            isinstance(message, dict)
+            and message.get("type") == "chat"
+            and message["line"].get("id") in self.chat_ids
+        )
 
     def open(self) -> None:
         self.opened = True

@@ -150,6 +150,7 @@ async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, 
             runtime.store.maker, user_id, await runtime.store.chat(table_id)
         )
         first["chat"] = [_chat(r) for r in lines]
+        conn.shown_chat(frozenset(r.id for r in lines))
         await ws.send_json(first)
         del first
         conn.open()
