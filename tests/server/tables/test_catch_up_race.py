@@ -23,7 +23,7 @@ async def watch_while_playing(
     table) is told them one version at a time."""
     rng = random.Random(seed)
     table_id = player.table_id
-    target = player.version + 200
+    target = player.version + 120  # some 40 moves of the player's (a socket may send 60 in 10 s)
 
     async def play() -> None:  # at a person's pace: a move a few hundredths of a second after
         # the turn comes (the three bots move at once)
@@ -31,10 +31,12 @@ async def watch_while_playing(
             st = await player.wait_for(lambda x: x["version"] >= target or my_turn(x), 30)
             if st["version"] >= target:
                 return
-            await asyncio.sleep(rng.uniform(0.005, 0.03))
-            before = st["version"]
+            await asyncio.sleep(rng.uniform(0.02, 0.06))
+            before, errors = st["version"], len(player.errors)
             await player.send({"type": "act", "version": before, **st["view"]["legal_json"][0]})
-            await player.wait_for(lambda x, b=before: x["version"] > b, 30)
+            await player.wait_for(
+                lambda x, b=before, n=errors: x["version"] > b or len(player.errors) > n
+            )
 
     playing = asyncio.create_task(play())
     last: int | None = None
@@ -52,6 +54,7 @@ async def watch_while_playing(
         if done:
             break
     await playing
+    assert unexpected_errors(player) == []
     assert len(seen) >= 5, "too few sockets opened to test anything"
     # the player's socket, on the process that runs the table, is told each version alone
     told = [m for m in player.messages if m["type"] == "state"][1:]
