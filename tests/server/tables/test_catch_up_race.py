@@ -83,28 +83,32 @@ async def watch_while_playing(
     assert seen[-1][1][-1]["version"] >= target
 
 
+async def alice_at_a_table_of_bots(servers: list[LiveServer]) -> tuple[TableSocket, list[Client]]:
+    """Alice's socket at a public table of hers and three bots (through the first server), and
+    Bob signed in, as a client of each server."""
+    first = servers[0]
+    alice = await first.sign_in("alice@example.com", "Alice")
+    bob = await first.sign_in("bob@example.com", "Bob")
+    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
+    assert r.status_code == 201, r.text
+    player = await TableSocket(first, alice, r.json()["id"]).connect()
+    return player, [bob, *(server.same_person(bob) for server in servers[1:])]
+
+
 async def test_a_watcher_reconnecting_while_the_table_plays_follows_every_version_once(
     live: LiveServer,
 ) -> None:
-    alice = await live.sign_in("alice@example.com", "Alice")
-    bob = await live.sign_in("bob@example.com", "Bob")
-    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
-    assert r.status_code == 201, r.text
-    player = await TableSocket(live, alice, r.json()["id"]).connect()
-    await watch_while_playing([live], [bob], player, seed=1)
+    player, bob = await alice_at_a_table_of_bots([live])
+    await watch_while_playing([live], bob, player, seed=1)
     await player.close()
 
 
 async def test_across_processes_a_reconnecting_watcher_follows_every_version_once(
     live_pair: tuple[LiveServer, LiveServer],
 ) -> None:
-    a, b = live_pair
-    alice = await a.sign_in("alice@example.com", "Alice")
-    bob = await a.sign_in("bob@example.com", "Bob")
-    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
-    assert r.status_code == 201, r.text
-    player = await TableSocket(a, alice, r.json()["id"]).connect()
-    await watch_while_playing([a, b], [bob, b.same_person(bob)], player, seed=2)
+    servers = list(live_pair)
+    player, bob = await alice_at_a_table_of_bots(servers)
+    await watch_while_playing(servers, bob, player, seed=2)
     await player.close()
 
 
@@ -145,23 +149,15 @@ async def chat_while_watching(
 async def test_a_watcher_reconnecting_while_someone_talks_shows_each_line_once(
     live: LiveServer,
 ) -> None:
-    alice = await live.sign_in("alice@example.com", "Alice")
-    bob = await live.sign_in("bob@example.com", "Bob")
-    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
-    assert r.status_code == 201, r.text
-    talker = await TableSocket(live, alice, r.json()["id"]).connect()
-    await chat_while_watching([live], [bob], talker, seed=3)
+    talker, bob = await alice_at_a_table_of_bots([live])
+    await chat_while_watching([live], bob, talker, seed=3)
     await talker.close()
 
 
 async def test_across_processes_a_reconnecting_watcher_shows_each_line_once(
     live_pair: tuple[LiveServer, LiveServer],
 ) -> None:
-    a, b = live_pair
-    alice = await a.sign_in("alice@example.com", "Alice")
-    bob = await a.sign_in("bob@example.com", "Bob")
-    r = await alice.post("/api/tables", json={"kind": "public", "seats": ALL_BOTS})
-    assert r.status_code == 201, r.text
-    talker = await TableSocket(a, alice, r.json()["id"]).connect()
-    await chat_while_watching([a, b], [bob, b.same_person(bob)], talker, seed=4)
+    servers = list(live_pair)
+    talker, bob = await alice_at_a_table_of_bots(servers)
+    await chat_while_watching(servers, bob, talker, seed=4)
     await talker.close()
