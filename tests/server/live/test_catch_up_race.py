@@ -13,6 +13,8 @@ import asyncio
 import random
 from typing import Any
 
+import orjson
+
 from ..conftest import LiveServer
 from .meclient import MeSocket
 from .test_socket import person
@@ -47,9 +49,14 @@ async def reconnecting_pages(
         page = await MeSocket(servers[i], http[i]).connect(last_id=last)
         await asyncio.sleep(0.3 if done else rng.uniform(0, 0.03))
         await page.close()
-        if last is None:  # a first page: no catch-up, the stream from where it stands
+        took = numbered(page)
+        assert took == sorted(set(took)), f"a page took {took}"
+        if last is None:  # a first page: no catch-up, the stream from where its hello stands
+            # (what was stored before it and reaches the page after is news to it: it was sent
+            # nothing before)
             began = int(page.hello["last_id"])
-        pages.append((began if last is None else last, numbered(page)))
+            took = [n for n in took if n > began]
+        pages.append((began if last is None else last, took))
         last = page.last_id
         if done:
             assert began is not None
@@ -99,3 +106,38 @@ async def test_across_processes_each_message_reaches_a_reopened_page_once(
     one, two = live_pair
     b, b_id = await person(one, "bo@example.com", "Bo")
     await check_pages([one, two], [b, two.same_person(b)], b_id, 120, seed=2)
+
+
+class _Written:
+    """A page's socket that takes every frame at once."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def write_now(self, data: bytes) -> bool:
+        self.frames.append(data)
+        return True
+
+
+def test_a_page_drops_only_what_its_catch_up_sent() -> None:
+    from twentynine.server.live.hub import encode
+    from twentynine.server.live.socket import Page
+
+    def seqs(ws: _Written) -> list[int]:
+        return [int(orjson.loads(f)["seq"]) for f in ws.frames]
+
+    # caught up from 4 to 7: 5-7 were sent in the catch-up, 8 is new
+    ws = _Written()
+    page = Page(ws, 1)  # type: ignore[arg-type]
+    page.caught_up(7)
+    for n in (5, 7, 8):
+        page.deliver({"type": "test_note", "seq": n}, encode({"type": "test_note", "seq": n}))
+    assert seqs(ws) == [8]
+    # a first page asked for nothing and was sent nothing: a message stored before its hello
+    # that reaches it after is news to it
+    ws = _Written()
+    page = Page(ws, 1)  # type: ignore[arg-type]
+    page.deliver({"type": "test_note", "seq": 6}, encode({"type": "test_note", "seq": 6}))
+    page.caught_up(None)
+    page.deliver({"type": "test_note", "seq": 7}, encode({"type": "test_note", "seq": 7}))
+    assert seqs(ws) == [6, 7]

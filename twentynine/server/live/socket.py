@@ -90,9 +90,10 @@ class Page:
         self.session = session
         #: while catching up, what the hub delivers waits here
         self.buffer: list[tuple[Message, bytes]] | None = []
-        #: the newest number the last catch-up went up to: a numbered message up to it was in
-        #: the catch-up, and is not taken again when the hub hands it over afterwards (it is
-        #: stored before it is handed over, here or, later still, by another process's relay)
+        #: the newest number a catch-up sent this page up to: a numbered message up to it was
+        #: in that catch-up, and is not taken again when the hub hands it over afterwards (it
+        #: is stored before it is handed over, here or, later still, by another process's
+        #: relay)
         self.caught_to = 0
         #: frames to write; a number closes the socket with that code (4000: fell behind,
         #: reconnect and catch up; 4401: signed out)
@@ -123,9 +124,11 @@ class Page:
             self.outbox.append(data)
         self._kick()
 
-    def caught_up(self, upto: int) -> None:
-        """The catch-up is sent up to id ``upto``: what came meanwhile follows, less that."""
-        self.caught_to = max(self.caught_to, upto)
+    def caught_up(self, upto: int | None) -> None:
+        """The catch-up is sent up to id ``upto`` (None: nothing was asked for, nothing sent):
+        what came meanwhile follows, less what was sent."""
+        if upto is not None:
+            self.caught_to = max(self.caught_to, upto)
         buffered, self.buffer = self.buffer or [], None
         for message, data in buffered:
             message_id = message.get("seq")
@@ -277,7 +280,8 @@ async def _catch_up(hub: LiveHub, page: Page, last_id: int | None, greet: bool) 
     page.push(encode(hello))
     for message in catch.messages:
         page.push(encode(message))
-    page.caught_up(catch.last_id)
+    # a first page asked for nothing: whatever reaches it from now on is news to it
+    page.caught_up(None if last_id is None else catch.last_id)
 
 
 async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
