@@ -15,6 +15,9 @@ from typing import Any
 
 import orjson
 
+from twentynine.server.live.hub import encode
+from twentynine.server.live.socket import Page
+
 from ..conftest import LiveServer
 from .meclient import MeSocket
 from .test_socket import person
@@ -119,10 +122,13 @@ class _Written:
         return True
 
 
-def test_a_page_drops_only_what_its_catch_up_sent() -> None:
-    from twentynine.server.live.hub import encode
-    from twentynine.server.live.socket import Page
+def _hand_over(page: Page, seq: int) -> None:
+    """The hub hands ``page`` a numbered message."""
+    message = {"type": "test_note", "seq": seq}
+    page.deliver(message, encode(message))
 
+
+def test_a_page_drops_only_what_its_catch_up_sent() -> None:
     def seqs(ws: _Written) -> list[int]:
         return [int(orjson.loads(f)["seq"]) for f in ws.frames]
 
@@ -131,13 +137,13 @@ def test_a_page_drops_only_what_its_catch_up_sent() -> None:
     page = Page(ws, 1)  # type: ignore[arg-type]
     page.caught_up(7)
     for n in (5, 7, 8):
-        page.deliver({"type": "test_note", "seq": n}, encode({"type": "test_note", "seq": n}))
+        _hand_over(page, n)
     assert seqs(ws) == [8]
     # a first page asked for nothing and was sent nothing: a message stored before its hello
     # that reaches it after is news to it
     ws = _Written()
     page = Page(ws, 1)  # type: ignore[arg-type]
-    page.deliver({"type": "test_note", "seq": 6}, encode({"type": "test_note", "seq": 6}))
+    _hand_over(page, 6)
     page.caught_up(None)
-    page.deliver({"type": "test_note", "seq": 7}, encode({"type": "test_note", "seq": 7}))
+    _hand_over(page, 7)
     assert seqs(ws) == [6, 7]
