@@ -14,6 +14,8 @@ import pytest
 import pytest_asyncio
 import websockets
 
+from twentynine.server.live.presence import GRACE_S
+
 from ..conftest import (
     PG_URL,
     REDIS_URL,
@@ -61,6 +63,9 @@ async def test_friends_presence_and_catch_up_across_two_processes(
     r = await bo.post(f"/api/friends/requests/{asha_id}/accept")
     assert r.status_code == 200
     assert (await asha_page.next("friend_accepted", timeout=1))["user_id"] == bo_id
+    # now friends, each hears that the other is here
+    here = await bo_page.next("presence", timeout=1.5)
+    assert here["user_id"] == asha_id and here["state"] == "online"
 
     # presence: Asha's second page, on process two, keeps her online when the first closes
     asha_two = await MeSocket(two, asha).connect()
@@ -72,13 +77,21 @@ async def test_friends_presence_and_catch_up_across_two_processes(
     await asyncio.sleep(1.0)
     assert not [m for m in bo_page.of("presence") if m["state"] == "offline"]
     await asha_two.close()
-    gone = await bo_page.next("presence", lambda m: m["state"] == "offline", timeout=1.5)
+    gone = await bo_page.next("presence", lambda m: m["state"] == "offline", timeout=2.5)
     assert gone["user_id"] == asha_id
     await bo_page.next("counts", lambda m: m["online"] == 1, timeout=1.5)
     # her coming back through process one is seen on process two
     asha_back = await MeSocket(one, asha).connect()
     back = await bo_page.next("presence", lambda m: m["state"] == "online", timeout=1.5)
     assert back["user_id"] == asha_id
+    # her page moving to process two (closed on one, opened on two at once: a reload that the
+    # balancer sends elsewhere) is not told as leaving
+    heard = len(bo_page.of("presence"))
+    await asha_back.close()
+    await asyncio.sleep(0.1)
+    asha_back = await MeSocket(two, asha).connect()
+    await asyncio.sleep(GRACE_S + 1.0)
+    assert bo_page.of("presence")[heard:] == []
     await asha_back.close()
 
     # a public table opened through process one reaches a lobby open on process two

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from twentynine.server.db import make_engine, make_sessionmaker
+from twentynine.server.live.presence import GRACE_S
 from twentynine.server.live.store import MessageStore
 
 from ..conftest import Client, LiveServer
@@ -284,12 +285,38 @@ async def test_friends_see_each_other_come_and_go(live: LiveServer) -> None:
     online = await b_page.next("presence", lambda m: m["user_id"] == a_id, timeout=1)
     assert online["state"] == "online" and online["name"] == "Asha"
     await a_page.close()
-    offline = await b_page.next("presence", lambda m: m["user_id"] == a_id, timeout=1)
+    offline = await b_page.next("presence", lambda m: m["user_id"] == a_id, timeout=2)
     assert offline["state"] == "offline"
     await asyncio.sleep(0.3)
     assert not [m for m in s_page.of("presence") if m["user_id"] == a_id]  # not Sam's friend
     await b_page.close()
     await s_page.close()
+
+
+async def test_a_reload_is_not_told_as_leaving(live: LiveServer) -> None:
+    """A page closed and opened again at once (a reload, a link to another page) keeps its
+    person online for friends: no "offline" and "online" again. Closed for good, it is told
+    once the grace (``presence.GRACE_S``) is over."""
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, b_id = await person(live, "bo@example.com", "Bo")
+    await befriend(a, b, "bo@example.com", a_id)
+    b_page = await MeSocket(live, b).connect()
+    a_page = await MeSocket(live, a).connect()
+    await b_page.next("presence", lambda m: m["user_id"] == a_id, timeout=1)
+    for _ in range(3):  # three reloads, each page open a moment
+        await a_page.close()
+        await asyncio.sleep(0.15)
+        a_page = await MeSocket(live, a).connect()
+        assert a_page.hello["friends"] == {str(b_id): "online"}
+        await asyncio.sleep(0.3)
+    await asyncio.sleep(GRACE_S + 0.3)
+    assert [m["state"] for m in b_page.of("presence")] == ["online"]
+    closed_at = asyncio.get_running_loop().time()
+    await a_page.close()
+    offline = await b_page.next("presence", lambda m: m["user_id"] == a_id, timeout=2)
+    assert offline["state"] == "offline"
+    assert asyncio.get_running_loop().time() - closed_at >= GRACE_S - 0.1
+    await b_page.close()
 
 
 async def test_counts_of_people_online_come_with_hello_and_follow(live: LiveServer) -> None:

@@ -8,6 +8,8 @@ import asyncio
 import time
 from typing import Any
 
+from twentynine.server.live.presence import GRACE_S
+
 from ..conftest import Client, LiveServer
 from ..tables.wsclient import TableSocket
 from .meclient import MeSocket
@@ -166,6 +168,14 @@ async def test_your_turn_reaches_a_player_whose_table_page_is_closed(live: LiveS
     sock = await TableSocket(live, a, table_id).connect()
     playing = await friend_page.next("presence", lambda m: m["state"] == "playing", timeout=1.5)
     assert playing["user_id"] == a_id
+    # a reload of the table's page (its socket closed and opened again at once) is not told to
+    # her friend as leaving the table
+    heard = len(friend_page.of("presence"))
+    await sock.close()
+    await asyncio.sleep(0.15)
+    sock = await TableSocket(live, a, table_id).connect()
+    await asyncio.sleep(GRACE_S + 0.5)
+    assert friend_page.of("presence")[heard:] == []
     # and no "your turn" comes while she looks at the table: she plays a few moves
     told = len(page.of("your_turn"))
 
@@ -184,7 +194,7 @@ async def test_your_turn_reaches_a_player_whose_table_page_is_closed(live: LiveS
     await sock.close()
     left = await page.next("your_turn", timeout=2)
     assert left["table_id"] == table_id and left["seat"] == 0
-    online = await friend_page.next("presence", lambda m: m["state"] == "online", timeout=1.5)
+    online = await friend_page.next("presence", lambda m: m["state"] == "online", timeout=2.5)
     assert online["user_id"] == a_id
     await page.close()
     await friend_page.close()

@@ -32,6 +32,10 @@ TICK_S = 0.5
 COUNTS_EVERY_S = 1.0
 #: how long a person's friend list is trusted (it is also dropped on every friends message)
 FRIENDS_TTL_S = 300.0
+#: a state that fell because a socket closed is told only once it has stayed down this long:
+#: a reload, or a page moving to another process, closes a socket and opens another at once,
+#: and friends should not see the person go offline and come back
+GRACE_S = 1.0
 
 
 @dataclass(eq=False, slots=True)
@@ -64,6 +68,8 @@ class Presence:
         self._task: asyncio.Task[None] | None = None
         self._last_poll = 0.0
         self._counts_due = False
+        #: user id → when a drop a closed socket made may be told (see ``GRACE_S``)
+        self.leaving: dict[int, float] = {}
 
     # -- what the sockets tell -------------------------------------------------------------------
     def page_opened(self, user_id: int, name: str) -> None:
@@ -77,7 +83,7 @@ class Presence:
             self.pages[user_id] = left
         else:
             self.pages.pop(user_id, None)
-        self._mark(user_id)
+        self._closed(user_id)
 
     def sat(self, user_id: int, name: str, table: Any, seated: bool) -> AtTable:
         """A table socket opened (``table``: its runtime); give the answer to :meth:`rose`."""
@@ -104,7 +110,7 @@ class Presence:
                 at_table[1].remove(entry)
             if not at_table[1]:
                 del self.statuses[entry.table]
-        self._mark(entry.user_id)
+        self._closed(entry.user_id)
 
     def forget_friends(self, user_id: int) -> None:
         self.friends.pop(user_id, None)
@@ -113,6 +119,10 @@ class Presence:
         self.dirty.add(user_id)
         if self._wake is not None:
             self._wake.set()
+
+    def _closed(self, user_id: int) -> None:
+        self.leaving[user_id] = time.monotonic() + GRACE_S
+        self._mark(user_id)
 
     # -- working it out ----------------------------------------------------------------------
     def rank_here(self, user_id: int) -> int:
@@ -134,8 +144,11 @@ class Presence:
     async def _run(self) -> None:
         assert self._wake is not None
         while True:
+            wait = TICK_S
+            if self.leaving:  # wake when the first held drop may be told
+                wait = min(wait, max(0.0, min(self.leaving.values()) - time.monotonic()))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), TICK_S)
+                await asyncio.wait_for(self._wake.wait(), wait)
             self._wake.clear()
             await asyncio.sleep(0.02)  # gather what comes together (a page's sockets)
             try:
@@ -151,11 +164,16 @@ class Presence:
                 self.statuses[table] = (table.status, entries)
                 self.dirty.update(entry.user_id for entry in entries)
         candidates, self.dirty = self.dirty, set()
+        candidates.update(self.leaving)
+        now = time.monotonic()
         before: dict[int, int] = {}
         changes: dict[int, int] = {}
         for user_id in candidates:
             rank = self.rank_here(user_id)
             old = self.local.get(user_id, OFFLINE)
+            if rank < old and self.leaving.get(user_id, 0.0) > now:
+                continue  # held: a socket closed, another may open at once (GRACE_S)
+            self.leaving.pop(user_id, None)
             if rank != old:
                 before[user_id] = old
                 changes[user_id] = rank
