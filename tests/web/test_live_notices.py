@@ -124,6 +124,43 @@ async def test_the_rated_queue_count_mends_itself_after_a_dropped_live_channel(
     chromium.assert_clean()
 
 
+async def test_the_lobbys_tournaments_mend_themselves_after_a_dropped_live_channel(
+    chromium: Browser, web_live: LiveServer
+) -> None:
+    """A tournament's changes are told to the pages open at the time (not kept for catch-up):
+    a lobby that lost its live channel while one opened for entries lists it once the channel
+    is back, with no reload."""
+    org = await web_live.sign_in(email("Ora"), "Ora")  # the first account: it may organise
+    a = await chromium.page(web_live.url)
+    sockets: list[Any] = []
+    deaf = {"on": False}
+
+    async def relay(ws: Any) -> None:  # our own hand on the live channel, to drop it at will
+        server = ws.connect_to_server()
+        server.on_message(lambda m: None if deaf["on"] else ws.send(m))
+        sockets.append(ws)
+
+    await a.route_web_socket("**/ws/me**", relay)
+    await sign_in_ui(a, web_live, email("Ana"), "Ana")
+    await a.goto("/#/lobby")
+    section = a.locator(".tournaments-section .tournament-list")
+    await section.locator(".empty").wait_for()
+    await a.evaluate("window.__stillHere = true")
+    await a.wait_for_timeout(300)  # (the live socket opens)
+    deaf["on"] = True  # the network fails: what the server sends now is lost
+    r = await org.post("/api/tournaments", json={"name": "Evening", "format": "knockout"})
+    assert r.status_code == 201, r.text
+    await a.wait_for_timeout(500)
+    assert await section.locator(".tournament-item").count() == 0
+    deaf["on"] = False
+    opened = len(sockets)
+    await sockets[-1].close(code=1011, reason="test drop")  # the page reconnects by itself
+    await section.locator(".tournament-item", has_text="Evening").wait_for(timeout=5000)
+    assert len(sockets) > opened
+    assert await a.evaluate("window.__stillHere === true")  # no reload
+    chromium.assert_clean()
+
+
 async def test_the_page_shell_follows_the_language(chromium: Browser, web_live: LiveServer) -> None:
     """The skip link (shown on the first Tab), the brand's and the menu's labels: in Nepali too."""
     a = await chromium.page(web_live.url)

@@ -46,7 +46,9 @@ export function tournamentList(keep = () => true) {
       stop();
       return;
     }
-    if (m.type !== 'tournament_changed') return;
+    // a change is told to the pages open at the time (not kept for catch-up): a channel that
+    // came back (hello) may have missed some, so the list is asked for again
+    if (m.type !== 'tournament_changed' && m.type !== 'hello') return;
     clearTimeout(timer);
     timer = setTimeout(refresh, 150);
   });
