@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,7 @@ def _bool(value: str) -> bool:
 def load_settings(**overrides: Any) -> Settings:
     """Settings from the environment, then ``overrides`` (from flags) on top."""
     values: dict[str, Any] = {}
-    env_map = {
+    env_map: dict[str, tuple[str, Callable[[str], Any]]] = {
         "data_dir": ("DATA_DIR", Path),
         "database_url": ("DATABASE_URL", str),
         "redis_url": ("REDIS_URL", str),

@@ -4,7 +4,7 @@ remove. Guests cannot have friends; anonymous callers get 401. CSRF is the middl
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -70,10 +70,12 @@ async def request_friend(
 
 
 Answer = Callable[[AsyncSession, User, int], Awaitable[User]]
+#: what answering a request, or ending a friendship, did (``FriendActionOut.status``)
+Answered = Literal["accepted", "declined", "cancelled", "removed"]
 
 
 async def _answered(
-    answer: Answer, status: str, user: User, user_id: int, db: AsyncSession, request: Request
+    answer: Answer, status: Answered, user: User, user_id: int, db: AsyncSession, request: Request
 ) -> FriendActionOut:
     """``answer`` (a service call about ``user_id``), then ``status`` told to both people."""
     try:

@@ -21,9 +21,12 @@ import socket
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import orjson
+
+if TYPE_CHECKING:
+    from redis.typing import FieldT
 
 log = logging.getLogger("twentynine.live")
 
@@ -149,7 +152,7 @@ class RedisRelay:
     async def set_states(self, changes: dict[int, int]) -> None:
         key = self._people(self.process_id)
         gone = [u for u, rank in changes.items() if rank == 0]
-        here = {u: rank for u, rank in changes.items() if rank > 0}
+        here: dict[FieldT, int] = {u: rank for u, rank in changes.items() if rank > 0}
         async with self.redis.pipeline(transaction=False) as pipe:
             if gone:
                 pipe.hdel(key, *gone)
@@ -159,7 +162,11 @@ class RedisRelay:
             await pipe.execute()
 
     async def _others(self) -> list[str]:
-        alive = await self.redis.zrangebyscore(self.processes, time.time() - STALE_S, "+inf")
+        # (members come back as ``str``: the client decodes responses)
+        alive = cast(
+            list[str],
+            await self.redis.zrangebyscore(self.processes, time.time() - STALE_S, "+inf"),
+        )
         return [p for p in alive if p != self.process_id]
 
     async def states(self, user_ids: list[int]) -> dict[int, int]:

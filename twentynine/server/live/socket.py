@@ -48,7 +48,7 @@ CLOSE_REASONS = {4000: "fell behind: reconnect and catch up", 4401: "signed out"
 
 
 def is_live_socket(scope: Scope) -> bool:
-    return scope["type"] == "websocket" and scope["path"] == PATH
+    return bool(scope["type"] == "websocket" and scope["path"] == PATH)
 
 
 class PageSocket(Socket):

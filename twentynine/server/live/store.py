@@ -83,11 +83,11 @@ class MessageStore:
         else:
             from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
         stmt = upsert(LiveStream).values([{"user_id": u, "last_id": need[u]} for u in sorted(need)])
-        stmt = stmt.on_conflict_do_update(
+        bump = stmt.on_conflict_do_update(
             index_elements=[LiveStream.user_id],
             set_={"last_id": LiveStream.last_id + stmt.excluded.last_id},
         ).returning(LiveStream.user_id, LiveStream.last_id)
-        return {u: top for u, top in (await db.execute(stmt)).all()}
+        return {u: top for u, top in (await db.execute(bump)).all()}
 
     async def last_id(self, user_id: int) -> int:
         async with self.maker() as db:

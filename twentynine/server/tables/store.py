@@ -102,8 +102,8 @@ class TableStore:
             if seats is None:  # a lone UPDATE
                 written = self.sqlite.write_one_now(change, utcnow())
             else:
-                done = self.sqlite.write_now([change], [], utcnow())
-                written = None if done is None else not done[0]  # (stale indexes, deal ids)
+                result = self.sqlite.write_now([change], [], utcnow())
+                written = None if result is None else not result[0]  # (stale indexes, deal ids)
             if written is not None:  # None: the lock was taken, the writer task takes it
                 self.batches += 1
                 self.changes += 1
