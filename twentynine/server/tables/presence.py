@@ -77,8 +77,10 @@ class Presence(TableParts):
             else:  # nothing to store: the other pages here draw the seat as gone
                 self._broadcast([{"type": "seat_gone", "seat": conn.seat}])
 
-        await self.submit(command)
-        await self._close(conn)
+        try:
+            await self.submit(command)
+        finally:  # (a failure telling the fanout still ends this connection's sending)
+            await self._close(conn)
 
     def _takeover(self, seat_no: int) -> Callable[[], Awaitable[None]]:
         async def command() -> None:

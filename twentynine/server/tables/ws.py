@@ -159,10 +159,12 @@ async def table_socket(app: Any, table_id: str, scope: Scope, receive: Receive, 
         pass
     finally:
         app.state.live.presence.rose(at_table)
-        await _unless_stopped(runtime, lambda: runtime.disconnect(conn))
-        await conn.stop()
-        if runtime.notices is not None:  # "your turn", if they left in the middle of it
-            runtime.notices.left(runtime, conn.seat)
+        try:
+            await _unless_stopped(runtime, lambda: runtime.disconnect(conn))
+        finally:  # even if telling the others failed (Redis away, say)
+            await conn.stop()
+            if runtime.notices is not None:  # "your turn", if they left in the middle of it
+                runtime.notices.left(runtime, conn.seat)
 
 
 class _Refusal(NamedTuple):
