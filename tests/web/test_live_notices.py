@@ -92,35 +92,48 @@ async def test_a_rated_match_reaches_a_player_who_left_the_lobby(
     chromium.assert_clean()
 
 
+class LiveChannelHand:
+    """Our own hand on a page's live channel (``/ws/me``), between the page and the server: while
+    ``deaf``, what the server sends is lost, as on a failing network; a socket of ``sockets``
+    closed makes the page reconnect by itself."""
+
+    def __init__(self) -> None:
+        self.sockets: list[Any] = []
+        self.deaf = False
+
+    @classmethod
+    async def on(cls, page: Any) -> LiveChannelHand:
+        hand = cls()
+        await page.route_web_socket("**/ws/me**", hand.relay)
+        return hand
+
+    async def relay(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        server.on_message(lambda m: None if self.deaf else ws.send(m))
+        self.sockets.append(ws)
+
+
 async def test_the_rated_queue_count_mends_itself_after_a_dropped_live_channel(
     chromium: Browser, web_live: LiveServer
 ) -> None:
     """The queue's count comes as a broadcast (not kept for catch-up): a page that lost its
     live channel while someone queued asks again once it is back, not at its next poll (15 s)."""
     a = await chromium.page(web_live.url)
-    sockets: list[Any] = []
-    deaf = {"on": False}
-
-    async def relay(ws: Any) -> None:  # our own hand on the live channel, to drop it at will
-        server = ws.connect_to_server()
-        server.on_message(lambda m: None if deaf["on"] else ws.send(m))
-        sockets.append(ws)
-
-    await a.route_web_socket("**/ws/me**", relay)
+    channel = await LiveChannelHand.on(a)
     await sign_in_ui(a, web_live, email("Ana"), "Ana")
     bo = await web_live.sign_in(email("Bo"), "Bo")
     await a.goto("/#/lobby")
     panel = a.locator(".play-rated")
     await panel.locator(".queue-status", has_text="0 waiting").wait_for()
     await a.wait_for_timeout(300)  # (the live socket opens)
-    deaf["on"] = True  # the network fails: what the server sends now is lost
+    channel.deaf = True  # the network fails: what the server sends now is lost
     assert (await bo.post("/api/matchmaking/queue")).status_code == 200
     await a.wait_for_timeout(300)
-    deaf["on"] = False
-    opened = len(sockets)
-    await sockets[-1].close(code=1011, reason="test drop")  # the page reconnects by itself
+    channel.deaf = False
+    opened = len(channel.sockets)
+    await channel.sockets[-1].close(code=1011, reason="test drop")  # the page reconnects by itself
     await panel.locator(".queue-status", has_text="1 waiting").wait_for(timeout=5000)
-    assert len(sockets) > opened
+    assert len(channel.sockets) > opened
     chromium.assert_clean()
 
 
@@ -132,31 +145,23 @@ async def test_the_lobbys_tournaments_mend_themselves_after_a_dropped_live_chann
     is back, with no reload."""
     org = await web_live.sign_in(email("Ora"), "Ora")  # the first account: it may organise
     a = await chromium.page(web_live.url)
-    sockets: list[Any] = []
-    deaf = {"on": False}
-
-    async def relay(ws: Any) -> None:  # our own hand on the live channel, to drop it at will
-        server = ws.connect_to_server()
-        server.on_message(lambda m: None if deaf["on"] else ws.send(m))
-        sockets.append(ws)
-
-    await a.route_web_socket("**/ws/me**", relay)
+    channel = await LiveChannelHand.on(a)
     await sign_in_ui(a, web_live, email("Ana"), "Ana")
     await a.goto("/#/lobby")
     section = a.locator(".tournaments-section .tournament-list")
     await section.locator(".empty").wait_for()
     await a.evaluate("window.__stillHere = true")
     await a.wait_for_timeout(300)  # (the live socket opens)
-    deaf["on"] = True  # the network fails: what the server sends now is lost
+    channel.deaf = True  # the network fails: what the server sends now is lost
     r = await org.post("/api/tournaments", json={"name": "Evening", "format": "knockout"})
     assert r.status_code == 201, r.text
     await a.wait_for_timeout(500)
     assert await section.locator(".tournament-item").count() == 0
-    deaf["on"] = False
-    opened = len(sockets)
-    await sockets[-1].close(code=1011, reason="test drop")  # the page reconnects by itself
+    channel.deaf = False
+    opened = len(channel.sockets)
+    await channel.sockets[-1].close(code=1011, reason="test drop")  # the page reconnects by itself
     await section.locator(".tournament-item", has_text="Evening").wait_for(timeout=5000)
-    assert len(sockets) > opened
+    assert len(channel.sockets) > opened
     assert await a.evaluate("window.__stillHere === true")  # no reload
     chromium.assert_clean()
 
