@@ -13,6 +13,7 @@ import pytest
 
 from twentynine.engine.records import RulesSpec
 from twentynine.server.settings import Settings
+from twentynine.server.tables.queue import TRIES
 from twentynine.server.tables.runtime import (
     Connection,
     Seat,
@@ -99,15 +100,17 @@ async def test_a_version_that_never_comes_gives_a_snapshot(
         await runtime.stop()
 
 
-async def test_a_command_that_loses_the_race_twice_leaves_no_version_untold() -> None:
-    """Another process stores versions 8 and 9 while a command here loses the race to both:
-    the connections here get 8's and 9's events before the next change made here (10), and
-    nothing is skipped when that change moves ``sent`` on."""
+async def test_a_command_that_loses_every_race_leaves_no_version_untold() -> None:
+    """Another process stores versions 8 and 9 while a command here loses the race each time
+    it is tried (``queue.TRIES``): the connections here get 8's and 9's events before the next
+    change made here (10), and nothing is skipped when that change moves ``sent`` on."""
     runtime, got = await _runtime()  # at version 7
     store_version = [7]
+    looks = [0]
 
-    async def reload() -> None:  # each look at the store finds one more version
-        store_version[0] += 1
+    async def reload() -> None:  # the first two looks at the store find one more version each
+        looks[0] += 1
+        store_version[0] = min(store_version[0] + 1, 9)
         runtime.version = store_version[0]
 
     async def stale() -> None:
@@ -123,7 +126,8 @@ async def test_a_command_that_loses_the_race_twice_leaves_no_version_untold() ->
         await runtime.on_remote(_state(8, "a"))
         await runtime.on_remote(_state(9, "b"))
         await _settled(runtime)
-        assert isinstance(lost.exception(), TableError)  # stale twice: "try again"
+        assert isinstance(lost.exception(), TableError)  # stale every time: "try again"
+        assert looks[0] == TRIES  # a look after each try
         states = [m for m in got if m["type"] == "state"]
         assert [[e["name"] for e in m["events"]] for m in states] == [["a"], ["b"], ["c"]]
         assert not any(m["snapshot"] for m in states)

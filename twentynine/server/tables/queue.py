@@ -24,6 +24,10 @@ log = logging.getLogger("twentynine.tables")
 
 Command = Callable[[], Awaitable[Any]]
 
+#: how many times a command is tried when other processes store changes to its table first
+#: (three people joining one table through three processes: the last one's join fails twice)
+TRIES = 6
+
 
 class Commands(Inbox):
     """The commands waiting (each with the future of its result) and whether one is running:
@@ -80,14 +84,16 @@ class CommandQueue(TableParts):
         return future
 
     async def _run(self, command: Command) -> Any:
-        """``command``, with one more try after catching up if another process stored a change
-        first; unexpected failures are logged."""
+        """``command``, tried again after catching up whenever another process stored a change
+        first (up to ``TRIES`` times: each such failure is another process's change made, so
+        a few processes acting at once all get through); unexpected failures are logged."""
         try:
-            try:
-                return await command()
-            except StaleVersion:
-                await self._catch_up()
-                return await command()
+            for _ in range(TRIES - 1):
+                try:
+                    return await command()
+                except StaleVersion:
+                    await self._catch_up()
+            return await command()
         except StaleVersion as e:
             await self._catch_up()
             raise TableError("stale", "the table changed; try again") from e
