@@ -118,6 +118,41 @@ async def test_friends_presence_and_catch_up_across_two_processes(
     await bo_back.close()
 
 
+async def test_the_people_of_a_process_that_stops_are_told_gone(tmp_path: Path) -> None:
+    """A process that stops tells no one its people left (nor does one that crashes); another
+    process tells their friends, once the grace is over, unless a page of theirs came back."""
+    async with two_server_processes(tmp_path) as (first, second):
+        one, two = Remote(first.url), Remote(second.url)
+        asha = await one.sign_in("asha@example.com", "Asha")
+        bo = await two.sign_in("bo@example.com", "Bo")
+        cy = await one.sign_in("cy@example.com", "Cy")
+        ids = {}
+        for name, c in (("asha", asha), ("bo", bo), ("cy", cy)):
+            ids[name] = int((await c.get("/api/me")).json()["id"])
+        for friend in (asha, cy):
+            r = await friend.post("/api/friends/requests", json={"email": "bo@example.com"})
+            assert r.status_code == 201, r.text
+            who = ids["asha"] if friend is asha else ids["cy"]
+            assert (await bo.post(f"/api/friends/requests/{who}/accept")).status_code == 200
+        bo_page = await MeSocket(two, bo).connect()
+        asha_page = await MeSocket(one, asha).connect()
+        cy_page = await MeSocket(one, cy).connect()
+        for who in ("asha", "cy"):
+            await bo_page.next("presence", lambda m, u=ids[who]: m["user_id"] == u, timeout=3)
+        heard = len(bo_page.of("presence"))
+        await asyncio.sleep(1.5)  # (each process looks up the others' people every second)
+        await asyncio.to_thread(first.stop)  # Asha's and Cy's pages close with it
+        cy_back = await MeSocket(two, two.same_person(cy)).connect()  # Cy's comes back at once
+        gone = await bo_page.next("presence", lambda m: m["state"] == "offline", timeout=4)
+        assert gone["user_id"] == ids["asha"] and gone["name"] == "Asha"
+        await asyncio.sleep(GRACE_S + 1.5)
+        # Cy is never told gone (her page on process two may be told as here again)
+        told = [(m["user_id"], m["state"]) for m in bo_page.of("presence")[heard:]]
+        assert (ids["asha"], "offline") in told and (ids["cy"], "offline") not in told
+        for page in (bo_page, asha_page, cy_page, cy_back):
+            await page.close()
+
+
 async def test_a_disabled_account_loses_its_sockets_on_every_process_at_once(
     two_processes: tuple[Remote, Remote],
 ) -> None:

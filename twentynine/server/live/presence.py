@@ -16,6 +16,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
+
+from ..accounts.models import User
 from ..friends.service import friend_ids
 
 if TYPE_CHECKING:
@@ -70,6 +73,11 @@ class Presence:
         self._counts_due = False
         #: user id → when a drop a closed socket made may be told (see ``GRACE_S``)
         self.leaving: dict[int, float] = {}
+        #: the other processes' people as last counted (process id → user id → rank), and the
+        #: people of processes that went away since: the rank their friends last saw, and when
+        #: their state now may be told (see ``_count``)
+        self.processes: dict[str, dict[int, int]] = {}
+        self.vanished: dict[int, tuple[int, float]] = {}
 
     # -- what the sockets tell -------------------------------------------------------------------
     def page_opened(self, user_id: int, name: str) -> None:
@@ -214,7 +222,15 @@ class Presence:
             await self.hub.tell(friends, message)
 
     async def _count(self) -> None:
-        everyone = await self.hub.relay.everyone()
+        relay = self.hub.relay
+        by_process = await relay.people_by_process()
+        gone = [people for p, people in self.processes.items() if p not in by_process]
+        self.processes = by_process
+        everyone: dict[int, int] = {}
+        for people in by_process.values():
+            for user_id, rank in people.items():
+                everyone[user_id] = max(everyone.get(user_id, 0), rank)
+        await self._tell_of_the_vanished(gone, everyone)
         for user_id, rank in self.local.items():
             everyone[user_id] = max(everyone.get(user_id, 0), rank)
         counts = {
@@ -225,6 +241,40 @@ class Presence:
             self.counts = counts
             # only to the pages that show them (each process counts for its own pages)
             self.hub.deliver_watchers("counts", {"type": "counts", **counts})
+
+    async def _tell_of_the_vanished(
+        self, gone: list[dict[int, int]], elsewhere: dict[int, int]
+    ) -> None:
+        """A process that stopped (or crashed: ``relay.STALE_S``) tells no one that its people
+        left. One process tells for it, the first of those left by id: each of its people whose
+        state is lower now than it was there, once ``GRACE_S`` has passed (a page of theirs
+        comes back on another process at once, most often)."""
+        relay = self.hub.relay
+        now = time.monotonic()
+        if gone and relay.process_id == min([relay.process_id, *self.processes]):
+            for people in gone:
+                for user_id, rank in people.items():
+                    seen = max(rank, self.vanished.get(user_id, (0, 0.0))[0])
+                    self.vanished[user_id] = (seen, now + GRACE_S)
+        due = [u for u, (_, at) in self.vanished.items() if at <= now]
+        if not due:
+            return
+        told: dict[int, int] = {}
+        for user_id in due:
+            seen, _ = self.vanished.pop(user_id)
+            rank = max(elsewhere.get(user_id, OFFLINE), self.local.get(user_id, OFFLINE))
+            if rank < seen:
+                told[user_id] = rank
+        if not told or self.hub.maker is None:
+            return
+        async with self.hub.maker() as db:
+            rows = await db.execute(select(User.id, User.first_name).where(User.id.in_(list(told))))
+            names = {user_id: name for user_id, name in rows.all()}
+        for user_id, rank in told.items():
+            self.names.setdefault(user_id, names.get(user_id, ""))
+            await self._tell_friends(user_id, rank)
+            if not rank:
+                self.names.pop(user_id, None)
 
     async def friends_of(self, user_id: int) -> frozenset[int]:
         now = time.monotonic()

@@ -50,6 +50,7 @@ class Relay(Protocol):
     async def set_states(self, changes: dict[int, int]) -> None: ...
     async def states(self, user_ids: list[int]) -> dict[int, int]: ...
     async def everyone(self) -> dict[int, int]: ...
+    async def people_by_process(self) -> dict[str, dict[int, int]]: ...
 
 
 class LocalRelay:
@@ -73,6 +74,9 @@ class LocalRelay:
         return {}
 
     async def everyone(self) -> dict[int, int]:
+        return {}
+
+    async def people_by_process(self) -> dict[str, dict[int, int]]:
         return {}
 
 
@@ -184,9 +188,17 @@ class RedisRelay:
     async def everyone(self) -> dict[int, int]:
         """Everyone on the other processes, with their highest rank."""
         out: dict[int, int] = {}
+        for people in (await self.people_by_process()).values():
+            for u, rank in people.items():
+                out[u] = max(out.get(u, 0), rank)
+        return out
+
+    async def people_by_process(self) -> dict[str, dict[int, int]]:
+        """Each other process that is alive: its people and their ranks there."""
+        out: dict[str, dict[int, int]] = {}
         for process in await self._others():
-            for u, rank in (await self.redis.hgetall(self._people(process))).items():
-                out[int(u)] = max(out.get(int(u), 0), int(rank))
+            people = await self.redis.hgetall(self._people(process))
+            out[process] = {int(u): int(rank) for u, rank in people.items()}
         return out
 
 
