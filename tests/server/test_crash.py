@@ -149,3 +149,35 @@ async def test_a_seat_whose_process_died_is_drawn_as_away_on_the_other(tmp_path:
         told = [e["type"] for m in ana_page.messages if m["type"] == "state" for e in m["events"]]
         assert "seat_gone" in told
         await ana_page.close()
+
+
+async def test_a_player_whose_process_died_mid_game_is_counted_away(tmp_path: Path) -> None:
+    """In a game under way, Bo's only page is on process two, which dies (kill -9) and tells
+    nobody: once its word lapses the table counts Bo away (the countdown to a bot taking his
+    seat starts, as when a page closes), instead of waiting for him for good."""
+    async with two_server_processes(tmp_path) as (one, two):
+        remote_one, remote_two = Remote(one.url), Remote(two.url)
+        ana = await remote_one.sign_in("ana@example.com", "Ana")
+        bo = remote_two.same_person(await remote_one.sign_in("bo@example.com", "Bo"))
+        seats = ["me", "open", "bot:random", "bot:random"]
+        r = await ana.post("/api/tables", json={"kind": "public", "seats": seats})
+        assert r.status_code == 201, r.text
+        table_id = r.json()["id"]
+        ana_page = await TableSocket(remote_one, ana, table_id).connect()
+        r = await bo.post(f"/api/tables/{table_id}/join", json={"seat": 1})
+        assert r.status_code == 200, r.text
+        await TableSocket(remote_two, bo, table_id).connect()
+
+        def bo_seat(st: dict[str, Any]) -> dict[str, Any]:
+            return dict(st["table"]["seats"][1])
+
+        await ana_page.wait_for(
+            lambda st: st["table"]["status"] == "playing" and bo_seat(st)["connected"], timeout=10
+        )
+        assert bo_seat(ana_page.state)["takeover_at"] is None
+        two.kill9()
+        # the word lapses within PRESENCE_TTL (15 s); process one looks again every ~6 s
+        await ana_page.wait_for(lambda st: bo_seat(st)["takeover_at"] is not None, timeout=45)
+        told = [e for m in ana_page.messages if m["type"] == "state" for e in m["events"]]
+        assert {"type": "seat_away", "seat": 1, "seconds": 60} in told
+        await ana_page.close()

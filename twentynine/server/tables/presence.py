@@ -67,13 +67,7 @@ class Presence(TableParts):
                 return  # a page of theirs is open on another process
             # a bot already keeping the seat (the clock's stand-in) leaves nobody away
             if self.status == "playing" and not seat.standin:
-                seat.away_since = time.monotonic()
-                wait = self.info.takeover_seconds
-                seat.takeover_at = time.time() + wait
-                if self.leader:
-                    self._start_timer(f"takeover-{conn.seat}", wait, self._takeover(conn.seat))
-                # stored, so that whichever process leads the table runs the takeover
-                await self._commit([{"type": "seat_away", "seat": conn.seat, "seconds": wait}])
+                await self._went_away(conn.seat)
             else:  # nothing to store: the other pages here draw the seat as gone
                 self._broadcast([{"type": "seat_gone", "seat": conn.seat}])
 
@@ -81,6 +75,17 @@ class Presence(TableParts):
             await self.submit(command)
         finally:  # (a failure telling the fanout still ends this connection's sending)
             await self._close(conn)
+
+    async def _went_away(self, seat_no: int) -> None:
+        """The seat's person has no connection anywhere, in a game under way: the countdown to
+        a bot's takeover starts (stored, so that whichever process leads the table runs it)."""
+        seat = self.seats[seat_no]
+        seat.away_since = time.monotonic()
+        wait = self.info.takeover_seconds
+        seat.takeover_at = time.time() + wait
+        if self.leader:
+            self._start_timer(f"takeover-{seat_no}", wait, self._takeover(seat_no))
+        await self._commit([{"type": "seat_away", "seat": seat_no, "seconds": wait}])
 
     def _takeover(self, seat_no: int) -> Callable[[], Awaitable[None]]:
         async def command() -> None:
@@ -145,6 +150,13 @@ class Presence(TableParts):
             after = seat.connections > 0 or there
             if before != after:
                 self._broadcast([{"type": "seat_here" if after else "seat_gone", "seat": seat_no}])
+            # gone with no word from where it was (a process that died tells no one): away, as
+            # when a socket here closes (a process whose socket closed stores that itself, and
+            # one of the two stores it: the other finds the seat away or no longer connected)
+            person = seat.user_id is not None and not seat.bot and not seat.standin
+            away = seat.takeover_at is not None
+            if before and not after and person and not away and self.status == "playing":
+                await self._went_away(seat_no)
 
         return command
 
