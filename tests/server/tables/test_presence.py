@@ -3,22 +3,12 @@ others goes."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
 import pytest
 
 from ..conftest import LiveServer
+from .test_clock import _until
 from .test_mends import solo_match
 from .wsclient import TableSocket
-
-
-async def until(check: Callable[[], object], timeout: float = 5.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "not in time"
-        await asyncio.sleep(0.02)
 
 
 async def test_a_socket_that_closes_while_the_fanout_fails_still_ends(
@@ -38,7 +28,7 @@ async def test_a_socket_that_closes_while_the_fanout_fails_still_ends(
 
     monkeypatch.setattr(runtime.fanout, "presence", failing)
     await sock.close()
-    await until(lambda: failures)
-    await until(lambda: conn.closed)
+    await _until(lambda: failures, 5)
+    await _until(lambda: conn.closed, 5)
     assert conn not in runtime.conns
     assert conn.sending is None or conn.sending.done()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hmac
+from collections.abc import Iterable
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -190,6 +191,15 @@ async def open_session(db: AsyncSession, settings: Settings, user: User) -> str:
     )
     await db.commit()
     return token
+
+
+async def first_names(db: AsyncSession, ids: Iterable[int | None]) -> dict[int, str]:
+    """Each account's first name by id (no id, or 0, is left out)."""
+    wanted = {i for i in ids if i}
+    if not wanted:
+        return {}
+    rows = await db.execute(select(User.id, User.first_name).where(User.id.in_(wanted)))
+    return {user_id: name for user_id, name in rows.all()}
 
 
 async def close_session(db: AsyncSession, token: str) -> None:

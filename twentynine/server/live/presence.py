@@ -16,9 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-
-from ..accounts.models import User
+from ..accounts.service import first_names
 from ..friends.service import friend_ids
 
 if TYPE_CHECKING:
@@ -210,13 +208,13 @@ class Presence:
             self._counts_due = False
             await self._count()
 
-    async def _tell_friends(self, user_id: int, rank: int) -> None:
+    async def _tell_friends(self, user_id: int, rank: int, name: str | None = None) -> None:
         friends = await self.friends_of(user_id)
         if friends:
             message = {
                 "type": "presence",
                 "user_id": user_id,
-                "name": self.names.get(user_id, ""),
+                "name": self.names.get(user_id, "") if name is None else name,
                 "state": STATES[rank],
             }
             await self.hub.tell(friends, message)
@@ -268,13 +266,9 @@ class Presence:
         if not told or self.hub.maker is None:
             return
         async with self.hub.maker() as db:
-            rows = await db.execute(select(User.id, User.first_name).where(User.id.in_(list(told))))
-            names = {user_id: name for user_id, name in rows.all()}
+            names = await first_names(db, told)
         for user_id, rank in told.items():
-            self.names.setdefault(user_id, names.get(user_id, ""))
-            await self._tell_friends(user_id, rank)
-            if not rank:
-                self.names.pop(user_id, None)
+            await self._tell_friends(user_id, rank, names.get(user_id, ""))
 
     async def friends_of(self, user_id: int) -> frozenset[int]:
         now = time.monotonic()

@@ -49,7 +49,6 @@ class Relay(Protocol):
     async def publish(self, envelope: Envelope) -> None: ...
     async def set_states(self, changes: dict[int, int]) -> None: ...
     async def states(self, user_ids: list[int]) -> dict[int, int]: ...
-    async def everyone(self) -> dict[int, int]: ...
     async def people_by_process(self) -> dict[str, dict[int, int]]: ...
 
 
@@ -71,9 +70,6 @@ class LocalRelay:
         return None
 
     async def states(self, user_ids: list[int]) -> dict[int, int]:
-        return {}
-
-    async def everyone(self) -> dict[int, int]:
         return {}
 
     async def people_by_process(self) -> dict[str, dict[int, int]]:
@@ -183,14 +179,6 @@ class RedisRelay:
             for u, rank in zip(user_ids, ranks, strict=True):
                 if rank:
                     out[u] = max(out.get(u, 0), int(rank))
-        return out
-
-    async def everyone(self) -> dict[int, int]:
-        """Everyone on the other processes, with their highest rank."""
-        out: dict[int, int] = {}
-        for people in (await self.people_by_process()).values():
-            for u, rank in people.items():
-                out[u] = max(out.get(u, 0), rank)
         return out
 
     async def people_by_process(self) -> dict[str, dict[int, int]]:

@@ -71,10 +71,8 @@ class Presence(TableParts):
             else:  # nothing to store: the other pages here draw the seat as gone
                 self._broadcast([{"type": "seat_gone", "seat": conn.seat}])
 
-        try:
-            await self.submit(command)
-        finally:  # (a failure telling the fanout still ends this connection's sending)
-            await self._close(conn)
+        await self.submit(command)
+        await self._close(conn)
 
     async def _went_away(self, seat_no: int) -> None:
         """The seat's person has no connection anywhere, in a game under way: the countdown to

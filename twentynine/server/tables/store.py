@@ -250,14 +250,12 @@ class TableStore:
         return stale, []
 
     async def names(self, user_ids: list[int | None]) -> dict[int, str]:
-        from ..accounts.models import User
+        from ..accounts.service import first_names
 
-        ids = [u for u in user_ids if u]
-        if not ids:
+        if not any(user_ids):
             return {}
         async with self.maker() as db:
-            rows = await db.scalars(select(User).where(User.id.in_(ids)))
-            return {u.id: u.first_name for u in rows}
+            return await first_names(db, user_ids)
 
     async def add_chat(
         self, table_id: str, user_id: int | None, name: str, spectator: bool, text: str

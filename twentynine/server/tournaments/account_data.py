@@ -8,9 +8,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from ..accounts.service import first_names
 from ..db import utc_iso
 from .models import Entry, Tournament
-from .service import ACTIVE, bump, log, names_of
+from .service import ACTIVE, bump, log
 
 
 async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> None:
@@ -24,7 +25,7 @@ async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> None:
     )
     for entry, t in rows.all():
         players = [i for i in (entry.user_id, entry.partner_id) if i]
-        names = await names_of(db, set(players))
+        names = await first_names(db, players)
         changed = entry.name == " & ".join(names.get(i, "") for i in players)
         if changed:
             entry.name = " & ".join(former if i == user_id else names.get(i, "") for i in players)

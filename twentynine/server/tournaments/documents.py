@@ -11,12 +11,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import User
+from ..accounts.service import first_names
 from ..db import utc_iso, utcnow
 from ..history.models import DealHistory
 from ..tables.models import GameTable
 from .models import Entry, Match, Tournament
 from .results import MatchScore, deal_result, match_score
-from .service import entered_by, entries_of, names_of, registration_open, teams_held
+from .service import entered_by, entries_of, registration_open, teams_held
 from .standings import KnockoutMatch, Line, Result, knockout_ranking, standings
 
 
@@ -103,7 +104,7 @@ def summary(t: Tournament, organiser: str, teams: int) -> dict[str, Any]:
 
 async def listing(db: AsyncSession, viewer: User | None = None) -> list[dict[str, Any]]:
     rows = list(await db.scalars(select(Tournament).order_by(Tournament.id.desc()).limit(200)))
-    names = await names_of(db, {t.organiser_id for t in rows})
+    names = await first_names(db, (t.organiser_id for t in rows))
     counts: dict[int, list[Entry]] = {}
     if rows:
         for e in await db.scalars(
@@ -175,7 +176,7 @@ async def document(db: AsyncSession, t: Tournament, viewer: User | None) -> dict
     ids = {t.organiser_id}
     for e in entries:
         ids.update(i for i in (e.user_id, e.partner_id) if i)
-    names = await names_of(db, ids)
+    names = await first_names(db, ids)
     deals = await deals_by_table(
         db, [m.table_id for m in matches if m.table_id and m.status != "done"]
     )

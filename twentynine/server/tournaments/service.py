@@ -16,7 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.models import CAN_HOST, User
-from ..accounts.service import normalise_email
+from ..accounts.service import first_names, normalise_email
 from ..db import utcnow
 from ..tables.service import AccessError, rules_spec
 from .models import Entry, Match, Tournament, TournamentLog
@@ -103,13 +103,6 @@ async def entries_of(db: AsyncSession, tournament_id: int) -> list[Entry]:
             select(Entry).where(Entry.tournament_id == tournament_id).order_by(Entry.id)
         )
     )
-
-
-async def names_of(db: AsyncSession, ids: set[int]) -> dict[int, str]:
-    ids.discard(0)
-    if not ids:
-        return {}
-    return {u.id: u.first_name for u in await db.scalars(select(User).where(User.id.in_(ids)))}
 
 
 def teams_held(entries: Sequence[Entry]) -> int:
@@ -256,7 +249,7 @@ async def replace(
         raise fail(
             409, f"{new.first_name} is already registered in this tournament", "already_entered"
         )
-    names = await names_of(db, {i for i in (entry.user_id, entry.partner_id) if i})
+    names = await first_names(db, (entry.user_id, entry.partner_id))
     default = " & ".join(names.get(i, "") for i in (entry.user_id, entry.partner_id) if i)
     if entry.user_id == old:
         entry.user_id = new.id
