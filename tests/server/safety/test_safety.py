@@ -237,9 +237,20 @@ async def test_a_reported_line_reaches_the_admins_with_its_context(app: FastAPI)
     assert r.status_code == 201
     assert len((await admin.get("/api/admin/reports")).json()) == 2
 
-    # the admin closes one
+    # the admin closes one; another admin's open page is told, so its list drops it
+    cy = await sign_in(app, "cy@example.com", "Cy")
+    cy_id = await my_id(cy)
+    assert (await admin.post(f"/api/admin/users/{cy_id}/admin")).status_code == 200
+    cy_page = app.state.live.subscribe(cy_id)
+    drain(admin_page)
     r = await admin.post(f"/api/admin/reports/{report['id']}/close")
     assert r.json() == {"id": report["id"], "status": "closed"}
+    closing = {"type": "report_closed", "report_id": report["id"], "table_id": table_id}
+    assert closing in [unnumbered(m) for m in drain(cy_page)]
+    assert closing in [unnumbered(m) for m in drain(admin_page)]  # their other pages
+    r = await cy.post(f"/api/admin/reports/{report['id']}/close")  # closed already
+    assert r.json() == {"id": report["id"], "status": "closed"}
+    assert drain(cy_page) == [] and drain(admin_page) == []  # nothing new to tell
     assert [x["text"] for x in (await admin.get("/api/admin/reports")).json()] == ["secret"]
     closed = (await admin.get("/api/admin/reports", params={"status": "closed"})).json()
     assert [x["id"] for x in closed] == [report["id"]]

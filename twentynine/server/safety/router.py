@@ -82,9 +82,14 @@ async def reports(
 
 
 @router.post("/api/admin/reports/{report_id}/close")
-async def close(report_id: Id, admin: AdminUser, db: SessionDep) -> dict[str, Any]:
+async def close(
+    report_id: Id, request: Request, admin: AdminUser, db: SessionDep
+) -> dict[str, Any]:
     try:
-        row = await service.close_report(db, admin, report_id)
+        row, closed_now = await service.close_report(db, admin, report_id)
     except service.SafetyError as e:
         raise _http(e) from None
+    if closed_now:  # the other admins' open pages drop it from their list
+        notice = {"type": "report_closed", "report_id": row.id, "table_id": row.table_id}
+        await request.app.state.live.send(await service.admin_ids(db), notice)
     return {"id": row.id, "status": row.status}

@@ -272,14 +272,16 @@ async def admin_ids(db: AsyncSession) -> list[int]:
     return list(rows)
 
 
-async def close_report(db: AsyncSession, admin: User, report_id: int) -> ChatReport:
+async def close_report(db: AsyncSession, admin: User, report_id: int) -> tuple[ChatReport, bool]:
+    """Close the report; the flag says whether this call closed it (not already closed)."""
     row = await db.get(ChatReport, report_id)
     if row is None:
         raise SafetyError(404, "no such report")
-    if row.status != "closed":
-        row.status, row.closed_by, row.closed_at = "closed", admin.id, utcnow()
-        await db.commit()
-    return row
+    if row.status == "closed":
+        return row, False
+    row.status, row.closed_by, row.closed_at = "closed", admin.id, utcnow()
+    await db.commit()
+    return row, True
 
 
 # -- an account's own data (the profile's download) and its deletion ------------------------------

@@ -1,5 +1,5 @@
 // Admin page: reported chat lines, each with the lines around it as they were said; closing one
-// takes it off the list. A new report comes in live.
+// takes it off the list. A new report, and one another admin closed, show at once.
 import { get, post } from '../../api.js';
 import { h, replace } from '../../dom.js';
 import { t } from '../../i18n.js';
@@ -29,7 +29,9 @@ export async function render(body) {
   return {
     refresh,
     onLive(message) {
-      if (message.type === 'chat_reported') refresh();
+      // (closed: by another admin; hello: the channel came back and could not catch up)
+      if (message.type === 'chat_reported' || message.type === 'report_closed'
+        || (message.type === 'hello' && !message.complete)) refresh();
     },
   };
 }

@@ -34,7 +34,10 @@ export async function render(body, page) {
   return {
     refresh,
     onLive(message) {
-      if (message.type === 'tier_request') refresh();
+      // (hello: the channel came back and could not catch up on what it missed)
+      if (message.type === 'tier_request' || (message.type === 'hello' && !message.complete)) {
+        refresh();
+      }
     },
   };
 }
