@@ -139,6 +139,45 @@ async def test_a_blocked_user_cannot_befriend_invite_or_sit_at_your_table(app: F
     assert r.status_code == 201
 
 
+async def test_a_block_that_ends_a_friendship_or_a_request_is_told_to_both(app: FastAPI) -> None:
+    """Both people's open pages follow a block as they follow its friends-page twin (an ended
+    friendship, a request declined or withdrawn): before, they were told nothing, their lists
+    kept the other, and the blocked one's presence cache kept them as a friend for minutes."""
+    ann = await sign_in(app, "ann@example.com", "Ann")
+    bo = await sign_in(app, "bo@example.com", "Bo")
+    cy = await sign_in(app, "cy@example.com", "Cy")
+    dee = await sign_in(app, "dee@example.com", "Dee")
+    ann_id, bo_id, cy_id, dee_id = [await my_id(c) for c in (ann, bo, cy, dee)]
+    await befriend(ann, bo, "bo@example.com")
+    assert (await cy.post("/api/friends/requests", json={"email": "ann@example.com"})).is_success
+    assert (await ann.post("/api/friends/requests", json={"email": "dee@example.com"})).is_success
+    pages = {u: app.state.live.subscribe(u) for u in (ann_id, bo_id, cy_id, dee_id)}
+    assert await app.state.live.presence.friends_of(bo_id) == {ann_id}  # cached now
+
+    assert (await ann.put(f"/api/safety/blocks/{bo_id}")).status_code == 200
+    assert (await ann.put(f"/api/safety/blocks/{cy_id}")).status_code == 200  # Cy asked Ann
+    assert (await ann.put(f"/api/safety/blocks/{dee_id}")).status_code == 200  # Ann asked Dee
+    told = {u: [unnumbered(m) for m in drain(q)] for u, q in pages.items()}
+    ann_name = {"user_id": ann_id, "name": "Ann"}
+    assert told[bo_id] == [{"type": "friend_removed", **ann_name}]
+    assert told[cy_id] == [{"type": "friend_declined", **ann_name}]
+    assert told[dee_id] == [{"type": "friend_cancelled", **ann_name}]
+    assert [m["type"] for m in told[ann_id] if m["type"].startswith("friend_")] == [
+        "friend_removed",
+        "friend_declined",
+        "friend_cancelled",
+    ]
+    assert await app.state.live.presence.friends_of(bo_id) == frozenset()
+    mine = (await ann.get("/api/friends")).json()
+    assert mine["friends"] == mine["incoming"] == mine["outgoing"] == []
+
+    # blocking again, unblocking and muting end nothing more, and tell nothing
+    assert (await ann.put(f"/api/safety/blocks/{bo_id}")).status_code == 200
+    assert (await ann.delete(f"/api/safety/blocks/{bo_id}")).status_code == 200
+    assert (await ann.put(f"/api/safety/mutes/{cy_id}")).status_code == 200
+    assert all(drain(q) == [] for q in pages.values())
+
+
 async def test_bad_mute_and_block_requests_change_nothing(app: FastAPI) -> None:
     ann = await sign_in(app, "ann@example.com", "Ann")
     ann_id = await my_id(ann)

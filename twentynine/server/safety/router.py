@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 
 from ..deps import AdminUser, CurrentUser, SessionDep
+from ..friends import notices as friend_notices
 from . import service
 from .schemas import ReportIn
 
@@ -27,12 +28,16 @@ async def my_lists(user: CurrentUser, db: SessionDep) -> dict[str, list[dict[str
     return await service.lists(db, user)
 
 
-async def _change(db: Any, user: Any, what: str, target: int, on: bool) -> dict[str, Any]:
+async def _change(
+    request: Request, db: Any, user: Any, what: str, target: int, on: bool
+) -> dict[str, Any]:
     try:
         if what == "mute":
             await service.mute(db, user, target, on)
         else:
-            await service.block(db, user, target, on)
+            other, ended = await service.block(db, user, target, on)
+            if ended is not None:  # both sides' friends lists (and presence) follow at once
+                await friend_notices.tell(request.app.state.live, ended, user, other)
     except service.SafetyError as e:
         await db.rollback()
         raise _http(e) from None
@@ -40,23 +45,27 @@ async def _change(db: Any, user: Any, what: str, target: int, on: bool) -> dict[
 
 
 @router.put("/api/safety/mutes/{user_id}")
-async def mute(user_id: Id, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
-    return await _change(db, user, "mute", user_id, True)
+async def mute(user_id: Id, request: Request, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
+    return await _change(request, db, user, "mute", user_id, True)
 
 
 @router.delete("/api/safety/mutes/{user_id}")
-async def unmute(user_id: Id, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
-    return await _change(db, user, "mute", user_id, False)
+async def unmute(
+    user_id: Id, request: Request, user: CurrentUser, db: SessionDep
+) -> dict[str, Any]:
+    return await _change(request, db, user, "mute", user_id, False)
 
 
 @router.put("/api/safety/blocks/{user_id}")
-async def block(user_id: Id, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
-    return await _change(db, user, "block", user_id, True)
+async def block(user_id: Id, request: Request, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
+    return await _change(request, db, user, "block", user_id, True)
 
 
 @router.delete("/api/safety/blocks/{user_id}")
-async def unblock(user_id: Id, user: CurrentUser, db: SessionDep) -> dict[str, Any]:
-    return await _change(db, user, "block", user_id, False)
+async def unblock(
+    user_id: Id, request: Request, user: CurrentUser, db: SessionDep
+) -> dict[str, Any]:
+    return await _change(request, db, user, "block", user_id, False)
 
 
 @router.post("/api/safety/reports", status_code=201)

@@ -126,20 +126,27 @@ async def mute(db: AsyncSession, me: User, target_id: int, on: bool) -> None:
     await _set(db, ChatMute, me.id, target_id, on)
 
 
-async def block(db: AsyncSession, me: User, target_id: int, on: bool) -> None:
+async def block(db: AsyncSession, me: User, target_id: int, on: bool) -> tuple[User, str | None]:
     """Block (or unblock) ``target_id``. Blocking ends a friendship and any friend request
-    between the two."""
-    await _target(db, me, target_id)
+    between the two; what it ended is returned with the target, as the friends domain names
+    it when ``me`` does it by hand (``removed``, ``declined``: a request to ``me``,
+    ``cancelled``: one from ``me``; None: nothing), for the two to be told."""
+    target = await _target(db, me, target_id)
+    ended: str | None = None
     if on:
-        await db.execute(
-            delete(Friendship).where(
-                or_(
-                    and_(Friendship.requester_id == me.id, Friendship.addressee_id == target_id),
-                    and_(Friendship.requester_id == target_id, Friendship.addressee_id == me.id),
-                )
-            )
+        between = or_(
+            and_(Friendship.requester_id == me.id, Friendship.addressee_id == target_id),
+            and_(Friendship.requester_id == target_id, Friendship.addressee_id == me.id),
         )
+        row = await db.scalar(select(Friendship).where(between))
+        if row is not None:
+            if row.status == "accepted":
+                ended = "removed"
+            else:
+                ended = "cancelled" if row.requester_id == me.id else "declined"
+            await db.execute(delete(Friendship).where(between))
     await _set(db, UserBlock, me.id, target_id, on)
+    return target, ended
 
 
 async def _set(
