@@ -4,6 +4,7 @@ the real email flow."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import uuid
@@ -262,6 +263,14 @@ async def live_pair(tmp_path: Path) -> AsyncIterator[tuple[LiveServer, LiveServe
 def unnumbered(message: dict[str, Any]) -> dict[str, Any]:
     """A live message without the number (``seq``) its person's stream gave it."""
     return {k: v for k, v in message.items() if k != "seq"}
+
+
+def drain(queue: asyncio.Queue[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a subscribed page was sent so far (``LiveHub.subscribe``), emptying its queue."""
+    out = []
+    while not queue.empty():
+        out.append(queue.get_nowait())
+    return out
 
 
 @asynccontextmanager

@@ -17,7 +17,7 @@ from twentynine.server.history.models import DealPlayer
 from twentynine.server.live.hub import LiveHub
 from twentynine.server.safety.models import ChatMute, UserBlock
 
-from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
+from ..conftest import Client, LiveServer, client_for, drain, sign_in, unnumbered
 from ..live.meclient import MeSocket, refused
 from ..tables.wsclient import TableSocket
 from ..test_authorization import played_deal
@@ -152,6 +152,39 @@ async def test_delete_your_account(app: FastAPI) -> None:
     again = await sign_in(app, "bea@example.com", "Bea")
     assert (await _me(again))["id"] != bea_id
     assert (await again.get("/api/friends")).json()["incoming"] == []  # nothing came back
+
+
+async def test_deleting_an_account_is_told_to_everyone_whose_friends_lists_show_it(
+    app: FastAPI,
+) -> None:
+    """Their open Friends pages drop the account at once, as if it had ended each link by
+    hand (before, they were told nothing and listed it, by its old name, until a reload)."""
+    await sign_in(app, "ada@example.com", "Ada")
+    bea = await sign_in(app, "bea@example.com", "Bea")
+    cy = await sign_in(app, "cy@example.com", "Cy")
+    dee = await sign_in(app, "dee@example.com", "Dee")
+    eve = await sign_in(app, "eve@example.com", "Eve")
+    await befriend(bea, cy, "cy@example.com")
+    assert (await bea.post("/api/friends/requests", json={"email": "dee@example.com"})).is_success
+    assert (await eve.post("/api/friends/requests", json={"email": "bea@example.com"})).is_success
+    bea_id, cy_id, dee_id, eve_id = [(await _me(c))["id"] for c in (bea, cy, dee, eve)]
+    pages = {u: app.state.live.subscribe(u) for u in (cy_id, dee_id, eve_id)}
+    assert await app.state.live.presence.friends_of(cy_id) == {bea_id}  # cached now
+
+    assert (await bea.post("/api/me/delete", json={})).status_code == 422
+    assert all(page.empty() for page in pages.values())  # refused: nothing told
+    assert (await bea.post("/api/me/delete", json={"confirm": True})).is_success
+    gone = {"user_id": bea_id, "name": FORMER_PLAYER}
+    told = {u: [unnumbered(m) for m in drain(q)] for u, q in pages.items()}
+    assert told == {
+        cy_id: [{"type": "friend_removed", **gone}],
+        dee_id: [{"type": "friend_cancelled", **gone}],
+        eve_id: [{"type": "friend_declined", **gone}],
+    }
+    assert await app.state.live.presence.friends_of(cy_id) == frozenset()
+    for c in (cy, dee, eve):
+        lists = (await c.get("/api/friends")).json()
+        assert lists["friends"] == lists["incoming"] == lists["outgoing"] == []
 
 
 async def test_the_only_admin_cannot_delete_their_account(app: FastAPI) -> None:

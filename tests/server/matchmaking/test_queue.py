@@ -13,19 +13,12 @@ from fastapi import FastAPI
 from twentynine.server.db import utcnow
 from twentynine.server.ratings.models import PlayerRating
 
-from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
+from ..conftest import Client, LiveServer, client_for, drain, sign_in, unnumbered
 from ..live.meclient import MeSocket
 
 
 async def my_id(c: Client) -> int:
     return int((await c.get("/api/me")).json()["id"])
-
-
-def drain(queue: asyncio.Queue[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    while not queue.empty():
-        out.append(queue.get_nowait())
-    return out
 
 
 async def test_four_in_the_queue_are_seated_at_a_rated_table(app: FastAPI) -> None:

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from twentynine.server.tables.models import ChatMessage
 
-from ..conftest import Client, LiveServer, client_for, sign_in, unnumbered
+from ..conftest import Client, LiveServer, client_for, drain, sign_in, unnumbered
 from ..tables.test_hosted import befriend
 from ..tables.wsclient import TableSocket
 
@@ -199,13 +199,6 @@ async def test_bad_mute_and_block_requests_change_nothing(app: FastAPI) -> None:
     r = await ann.put(f"/api/safety/blocks/{bo_id}", headers={"x-csrf-token": "forged"})
     assert r.status_code == 403
     assert (await ann.get("/api/safety")).json()["blocked"] == []
-
-
-def drain(queue: asyncio.Queue[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    while not queue.empty():
-        out.append(queue.get_nowait())
-    return out
 
 
 async def lines(app: FastAPI, table_id: str, said: list[tuple[int | None, str, str]]) -> list[int]:

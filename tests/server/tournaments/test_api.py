@@ -16,7 +16,7 @@ from sqlalchemy import select
 from twentynine.server.refusals import REASON_HEADER
 from twentynine.server.tournaments.models import Tournament, TournamentLog
 
-from ..conftest import LiveServer
+from ..conftest import LiveServer, drain
 from .conftest import create, finished, people, register_pair, wait_for
 
 
@@ -182,13 +182,6 @@ async def test_approval_and_the_live_notices(event_app: FastAPI) -> None:
     r = await ana.get("/api/tables/mine")
     assert match["table_id"] in str(r.json())
     assert (await org.post(f"/api/tournaments/{tid}/start")).status_code == 409
-
-
-def drain(queue: asyncio.Queue[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    while not queue.empty():
-        out.append(queue.get_nowait())
-    return out
 
 
 async def test_repair_adjust_end_and_exports(event_app: FastAPI) -> None:

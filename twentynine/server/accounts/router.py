@@ -7,8 +7,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 
 from ..admin.tables import close_table
 from ..deps import CurrentUser, SessionDep, SettingsDep, user_from_token
+from ..friends import service as friends
 from ..friends.invitations import tell_redeemed
-from ..friends.notices import tell_renamed
+from ..friends.notices import tell_links_ended, tell_renamed
 from ..matchmaking import service as matchmaking
 from ..refusals import refused
 from ..security import (
@@ -193,11 +194,14 @@ async def delete_me(
     else of yours goes, and every session of yours ends at once."""
     fresh = await db.get(User, user.id)
     assert fresh is not None
+    links = await friends.links_ended_by(db, user.id)
     try:
         hosted = await data.erase(db, fresh)
     except data.DeleteRefused as e:
         await db.rollback()
         raise e.http() from None
+    # their friends' lists drop them at once (and every process forgets them as a friend)
+    await tell_links_ended(request.app.state.live, user.id, fresh.first_name, links)
     for table_id in hosted:  # a game nobody can host any more ends
         await close_table(request.app, table_id)
     await end_presence(request.app, user.id, "deleted")

@@ -46,3 +46,16 @@ async def tell_renamed(live: Any, db: AsyncSession, user: User) -> None:
     both sides of a request not yet answered) is told (``friend_renamed``)."""
     others = await service.linked_ids(db, user.id)
     await live.send(others, {"type": "friend_renamed", **_who(user)})
+
+
+async def tell_links_ended(
+    live: Any, user_id: int, name: str, links: list[tuple[int, str]]
+) -> None:
+    """``user_id`` (now called ``name``) ended these links without the friends page (its account
+    was deleted): each other side is told as that page's action would tell them."""
+    await asyncio.gather(
+        *(
+            live.send([other], {"type": TYPES[change][0], "user_id": user_id, "name": name})
+            for other, change in links
+        )
+    )

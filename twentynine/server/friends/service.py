@@ -75,6 +75,25 @@ def _involving(user_id: int) -> ColumnElement[bool]:
 
 
 # -- queries other domains use -------------------------------------------------------------------
+async def links_ended_by(
+    db: AsyncSession, user_id: int, other_id: int | None = None
+) -> list[tuple[int, str]]:
+    """Everyone whose friends lists show ``user_id`` (or only ``other_id``), each with what
+    ``user_id`` ending the link would be called on the friends page: ``removed`` (friends),
+    ``cancelled`` (their own request), ``declined`` (a request to them). For a block or an
+    account's deletion, which end links without that page, to tell as it would."""
+    where = _involving(user_id) if other_id is None else _between(user_id, other_id)
+    ended: dict[int, str] = {}
+    for link in await db.scalars(select(Friendship).where(where)):
+        mine = link.requester_id == user_id
+        other = link.addressee_id if mine else link.requester_id
+        if link.status == ACCEPTED:
+            ended[other] = "removed"
+        else:
+            ended.setdefault(other, "cancelled" if mine else "declined")
+    return sorted(ended.items())
+
+
 async def are_friends(db: AsyncSession, a_id: int, b_id: int) -> bool:
     """True if ``a`` and ``b`` are friends (an accepted request either way)."""
     if a_id == b_id:

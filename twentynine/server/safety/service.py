@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..accounts.models import User
 from ..accounts.service import rate_limited
 from ..db import utc_iso, utcnow
+from ..friends import service as friends
 from ..friends.models import Friendship
 from ..tables.models import ChatMessage, GameTable, TableSeat
 from .models import ChatMute, ChatReport, UserBlock
@@ -133,18 +134,17 @@ async def block(db: AsyncSession, me: User, target_id: int, on: bool) -> tuple[U
     ``cancelled``: one from ``me``; None: nothing), for the two to be told."""
     target = await _target(db, me, target_id)
     ended: str | None = None
-    if on:
-        between = or_(
-            and_(Friendship.requester_id == me.id, Friendship.addressee_id == target_id),
-            and_(Friendship.requester_id == target_id, Friendship.addressee_id == me.id),
+    links = await friends.links_ended_by(db, me.id, target_id) if on else []
+    if links:
+        ended = links[0][1]
+        await db.execute(
+            delete(Friendship).where(
+                or_(
+                    and_(Friendship.requester_id == me.id, Friendship.addressee_id == target_id),
+                    and_(Friendship.requester_id == target_id, Friendship.addressee_id == me.id),
+                )
+            )
         )
-        row = await db.scalar(select(Friendship).where(between))
-        if row is not None:
-            if row.status == "accepted":
-                ended = "removed"
-            else:
-                ended = "cancelled" if row.requester_id == me.id else "declined"
-            await db.execute(delete(Friendship).where(between))
     await _set(db, UserBlock, me.id, target_id, on)
     return target, ended
 
