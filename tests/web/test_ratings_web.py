@@ -15,7 +15,8 @@ from twentynine.server.db import make_engine, make_sessionmaker
 from twentynine.server.ratings.service import rate_game
 
 from ..server.conftest import Client, LiveServer
-from ..server.tables.wsclient import TableSocket
+from ..server.ratings.test_ratings import ONE_ROUND, game_over, rated_table
+from ..server.tables.wsclient import TableSocket, play_until
 from .conftest import Browser, shot, sign_in_ui
 
 NAMES = ["Ana", "Bo", "Cy", "Dee"]
@@ -134,4 +135,27 @@ async def test_play_rated_ratings_at_the_table_mute_and_the_leaderboard(
     await clear_toasts(page)
     await page.locator(".rating-section").scroll_into_view_if_needed()
     await keep(page, "profile-rating")
+    chromium.assert_clean()
+
+
+async def test_an_open_leaderboard_follows_a_rated_game_as_it_is_rated(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """Ana's leaderboard is open while she plays a rated game on another device: her place
+    there shows the game once it is rated, with no reload (it showed 0 games until one)."""
+    page = await chromium.page(web_live.url)
+    await sign_in_ui(page, web_live, "ana@example.com", "Ana")
+    ana_elsewhere = await web_live.sign_in("ana@example.com", "Ana")
+    others = [await web_live.sign_in(f"{n.lower()}@example.com", n) for n in NAMES[1:]]
+    await page.goto("/#/leaderboard")
+    place = page.locator(".your-rank")
+    await place.filter(has_text="after 0 rated games").wait_for()
+    await page.wait_for_timeout(300)  # (the live channel's watch is in)
+    players = [ana_elsewhere, *others]
+    table_id, _ = await rated_table(players, ONE_ROUND)
+    socks = [await TableSocket(web_live, c, table_id).connect() for c in players]
+    await play_until(socks, lambda: game_over(socks), timeout=60)
+    await place.filter(has_text="after 1 rated games").wait_for(timeout=1000)
+    for s in socks:
+        await s.close()
     chromium.assert_clean()

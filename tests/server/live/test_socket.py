@@ -99,6 +99,7 @@ async def test_bad_messages_are_answered_with_an_error_and_change_nothing(
         ({"type": "watch", "lobby": "yes"}, "malformed"),
         ({"type": "watch", "lobby": True, "everything": True}, "malformed"),
         ({"type": "watch", "tables": 1}, "malformed"),
+        ({"type": "watch", "leaderboard": "on"}, "malformed"),
         ("[" * 5000, "too_large"),
         (b"\x00\x01", "malformed"),
     ]

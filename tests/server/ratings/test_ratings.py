@@ -15,6 +15,7 @@ from twentynine.engine.rules import STANDARD
 from twentynine.server.ratings.calc import standing
 
 from ..conftest import Client, LiveServer, client_for, sign_in
+from ..live.meclient import MeSocket
 from ..tables.wsclient import TableSocket, no_single_hand, play_until, unexpected_errors
 
 ONE_ROUND = {"preset": "standard", "options": {"game_end": "match_rounds", "match_rounds": 1}}
@@ -129,6 +130,39 @@ async def test_a_rated_game_updates_all_four_as_openskill_computes(live: LiveSer
     # the table plays on, but the game was rated once
     r = await players[0].get(f"/api/ratings/{seat_users[0]}")
     assert r.json()["games"] == 1
+
+
+async def test_a_rated_game_is_told_to_the_pages_that_show_the_leaderboard(
+    live: LiveServer,
+) -> None:
+    """Only to them (a visitor's page too), once the game is rated, and not once they stop."""
+    players = await people(live)
+    table_id, seat_users = await rated_table(players, ONE_ROUND)
+    onlooker = await live.sign_in("onlooker@example.com", "Oz")
+    board = await MeSocket(live, onlooker).connect()
+    await board.send({"type": "watch", "leaderboard": True})
+    visitor = await MeSocket(live, None).connect(visitor=True)
+    await visitor.send({"type": "watch", "leaderboard": True})
+    elsewhere = await MeSocket(live, players[1]).connect()  # a player's page, not watching
+    for page in (board, visitor):
+        await page.send({"type": "ping"})
+        await page.next("pong")  # the watch is in
+    await play_out(live, players, table_id)
+    told = {"type": "ratings_changed", "table_id": table_id, "user_ids": seat_users}
+    for page in (board, visitor):
+        got = await page.next("ratings_changed", timeout=1)
+        assert {k: got[k] for k in got if k != "_taken"} == told  # not stored: no seq
+    assert elsewhere.of("ratings_changed") == []
+
+    await board.send({"type": "watch", "leaderboard": False})
+    await board.send({"type": "ping"})
+    await board.next("pong")
+    table_id, _ = await rated_table(players, ONE_ROUND)
+    await play_out(live, players, table_id)
+    await visitor.next("ratings_changed", lambda m: m["table_id"] == table_id, timeout=1)
+    assert len(board.of("ratings_changed")) == 1  # it stopped watching: not told again
+    for page in (board, visitor, elsewhere):
+        await page.close()
 
 
 async def play_out(live: LiveServer, players: list[Client], table_id: str) -> int | None:

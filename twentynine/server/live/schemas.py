@@ -20,21 +20,26 @@ class Hello(BaseModel):
 
 class Watch(BaseModel):
     """Follow (or stop following) what only some pages show: ``lobby``, the public tables;
-    ``counts``, how many people are online and playing; ``tables``, every table's changes, and
-    ``accounts``, every change to the list of accounts (the admin page: admins only). A topic
-    left out stays as it was."""
+    ``counts``, how many people are online and playing; ``leaderboard``, that rated games were
+    rated (its ratings changed); ``tables``, every table's changes, and ``accounts``, every
+    change to the list of accounts (the admin page: admins only). A topic left out stays as it
+    was."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["watch"]
     lobby: bool | None = None
     counts: bool | None = None
+    leaderboard: bool | None = None
     tables: bool | None = None
     accounts: bool | None = None
 
     @model_validator(mode="after")
     def _names_a_topic(self) -> Watch:
-        if all(v is None for v in (self.lobby, self.counts, self.tables, self.accounts)):
-            raise ValueError("watch names at least one of lobby, counts, tables, accounts")
+        topics = (self.lobby, self.counts, self.leaderboard, self.tables, self.accounts)
+        if all(v is None for v in topics):
+            raise ValueError(
+                "watch names at least one of lobby, counts, leaderboard, tables, accounts"
+            )
         return self
 
 

@@ -314,6 +314,8 @@ async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
         elif isinstance(message, Watch):
             if message.lobby is not None:
                 hub.watch("lobby", page, message.lobby)
+            if message.leaderboard is not None:
+                hub.watch("leaderboard", page, message.leaderboard)
             if message.counts is not None:
                 hub.watch("counts", page, message.counts)
                 if message.counts:  # the counts may have changed since hello: say them now

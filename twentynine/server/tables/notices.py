@@ -4,7 +4,9 @@
 - ``table_changed`` — a game you may join or watch was hosted, started, ended or closed, or its
   seats changed; a public table opened, filled or closed (``table_id``, ``kind``, ``status``,
   ``change``: hosted, opened, seats, filled, started, ended, closed);
-- ``your_turn`` — it is your turn at a table whose page you do not have open.
+- ``your_turn`` — it is your turn at a table whose page you do not have open;
+- ``ratings_changed`` — a rated game was rated (``table_id``, ``user_ids``: its four players),
+  to the pages that show the leaderboard.
 
 ``committed`` runs after every stored change of a table (one call in ``TableRuntime._commit``),
 on the process that made it; it reads the change's events (a seat taken, the game started or
@@ -60,6 +62,13 @@ class TableNotices:
         change = _change(runtime, events)
         if change:
             self._changed(runtime, change)
+        if any(e.get("type") == "rated" for e in events):  # the open leaderboards ask again
+            rated = {
+                "type": "ratings_changed",
+                "table_id": runtime.info.id,
+                "user_ids": [s.user_id for s in runtime.seats if s.user_id is not None],
+            }
+            self._spawn(self.live.to_watchers("leaderboard", rated))
         if runtime.status == "closed":
             self.turns.pop(runtime.info.id, None)
         else:

@@ -38,14 +38,16 @@ let timer = null;
 let pinger = null;
 let connectedBefore = false;
 // pages showing what only some pages show, by topic: the server tells this socket of it
-// (lobby: the public tables; counts: how many people are online and playing; tables: every
-// table, and accounts: every change to the list of accounts, for the admin page)
-const watchers = { lobby: 0, counts: 0, tables: 0, accounts: 0 };
+// (lobby: the public tables; counts: how many people are online and playing; leaderboard:
+// rated games rated; tables: every table, and accounts: every change to the list of accounts,
+// for the admin page)
+const watchers = { lobby: 0, counts: 0, leaderboard: 0, tables: 0, accounts: 0 };
 
 function sendWatch() {
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: 'watch', lobby: watchers.lobby > 0,
-      counts: watchers.counts > 0, tables: watchers.tables > 0,
+      counts: watchers.counts > 0, leaderboard: watchers.leaderboard > 0,
+      tables: watchers.tables > 0,
       accounts: watchers.accounts > 0 }));
   }
 }
@@ -72,6 +74,12 @@ export function watchLobby() {
  * called: only pages showing them are told. */
 export function watchCounts() {
   return watch('counts');
+}
+
+/** Follow the ratings (``ratings_changed``: a rated game was rated) until the returned function
+ * is called: only pages showing the leaderboard are told. */
+export function watchLeaderboard() {
+  return watch('leaderboard');
 }
 
 /** Follow every table's changes (``table_changed``) until the returned function is called:

@@ -1,6 +1,7 @@
 // The leaderboard: the top 100 rated players (ten games or more, one in the last 90 days) and
-// your own place.
+// your own place; drawn again whenever a rated game anywhere is rated.
 import { get } from '../api.js';
+import { onLive, watchLeaderboard } from '../live.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { isMember, session } from '../session.js';
@@ -15,13 +16,29 @@ export function render(root) {
   }
   const box = h('div', { 'aria-live': 'polite' }, loading());
   root.append(pageFrame(t('leaderboard'), box));
-  get('/api/leaderboard').then((board) => replace(box,
-    h('p', {}, t('leaderboard_intro', { games: board.min_games, days: board.days })),
-    yourPlace(board.you),
-    board.players.length ? table(board.players) : empty(t('leaderboard_empty')),
-    isMember() ? h('p', {}, h('a', { class: 'button primary', href: '#/lobby' }, t('play_rated')))
-      : null))
-    .catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
+  let asked = 0; // the latest request's number: an older answer that comes later is dropped
+  const draw = () => {
+    const mine = ++asked;
+    return get('/api/leaderboard').then((board) => mine === asked && replace(box,
+      h('p', {}, t('leaderboard_intro', { games: board.min_games, days: board.days })),
+      yourPlace(board.you),
+      board.players.length ? table(board.players) : empty(t('leaderboard_empty')),
+      isMember() ? h('p', {}, h('a', { class: 'button primary', href: '#/lobby' },
+        t('play_rated'))) : null))
+      .catch((e) => mine === asked && replace(box, h('p', { class: 'error' }, e.message)));
+  };
+  let soon = null; // a tournament round's games end together: one request for them all
+  const drawSoon = () => {
+    clearTimeout(soon);
+    soon = setTimeout(draw, 150);
+  };
+  draw();
+  const stops = [watchLeaderboard(), onLive('ratings_changed', drawSoon),
+    onLive('resync', drawSoon)]; // (the channel came back: a rating may have changed meanwhile)
+  return () => {
+    clearTimeout(soon);
+    stops.forEach((stop) => stop());
+  };
 }
 
 function yourPlace(you) {
