@@ -59,6 +59,11 @@ class MeSocket:
     def of(self, kind: str) -> list[Message]:
         return [m for m in self.messages if m.get("type") == kind]
 
+    def pass_over(self, kind: str) -> None:
+        """The messages of ``kind`` that came so far are not what ``next`` waits for."""
+        for m in self.of(kind):
+            m["_taken"] = True
+
     async def next(
         self, kind: str, where: Callable[[Message], bool] = lambda m: True, timeout: float = 5
     ) -> Message:
