@@ -170,6 +170,14 @@ async def test_deleting_an_account_is_told_to_everyone_whose_friends_lists_show_
     bea_id, cy_id, dee_id, eve_id = [(await _me(c))["id"] for c in (bea, cy, dee, eve)]
     pages = {u: app.state.live.subscribe(u) for u in (cy_id, dee_id, eve_id)}
     assert await app.state.live.presence.friends_of(cy_id) == {bea_id}  # cached now
+    topics: list[tuple[str, dict[str, Any]]] = []  # what the watching pages are sent
+    to_watchers = app.state.live.to_watchers
+
+    async def watched(topic: str, message: dict[str, Any]) -> None:
+        topics.append((topic, message))
+        await to_watchers(topic, message)
+
+    app.state.live.to_watchers = watched
 
     assert (await bea.post("/api/me/delete", json={})).status_code == 422
     assert all(page.empty() for page in pages.values())  # refused: nothing told
@@ -182,6 +190,9 @@ async def test_deleting_an_account_is_told_to_everyone_whose_friends_lists_show_
         eve_id: [{"type": "friend_declined", **gone}],
     }
     assert await app.state.live.presence.friends_of(cy_id) == frozenset()
+    listed = [m for topic, m in topics if topic == "accounts"]  # the admins' list of accounts
+    assert {"type": "account_listed", "user_id": cy_id, "change": "friends"} in listed
+    assert {"type": "account_listed", "user_id": bea_id, "change": "deleted"} in listed
     for c in (cy, dee, eve):
         lists = (await c.get("/api/friends")).json()
         assert lists["friends"] == lists["incoming"] == lists["outgoing"] == []

@@ -59,3 +59,6 @@ async def tell_links_ended(
             for other, change in links
         )
     )
+    friends = [other for other, change in links if change == "removed"]
+    if friends:  # the admins' lists count each one's friends
+        await listing.tell(live, friends, "friends")
