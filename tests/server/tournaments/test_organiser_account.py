@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from ..conftest import drain
 from .conftest import create, people, register_pair
 
 
@@ -57,9 +58,18 @@ async def test_an_entrant_who_deletes_the_account_leaves_events_not_started(
     assert r.status_code == 200, r.text
     r = await dee.post(f"/api/tournaments/{waiting}/entries", json={"name": "Ana's fans"})
     assert r.status_code == 201, r.text
+    versions = {
+        t: (await org.get(f"/api/tournaments/{t}")).json()["version"] for t in (waiting, running)
+    }
+    page = event_app.state.live.subscribe(await me(dee))  # a page of Dee's (told as every page)
 
     r = await ana.post("/api/me/delete", json={"confirm": True})
     assert r.status_code == 200, r.text
+    # the open pages of both events are told they changed, with the version stored
+    told = [m for m in drain(page) if m["type"] == "tournament_changed"]
+    stored = {t: (await org.get(f"/api/tournaments/{t}")).json()["version"] for t in versions}
+    assert sorted((m["tournament_id"], m["version"]) for m in told) == sorted(stored.items())
+    assert all(stored[t] == versions[t] + 1 for t in versions)
     doc = (await org.get(f"/api/tournaments/{waiting}")).json()
     (theirs,) = [e for e in doc["entries"] if e["players"][0]["user_id"] != await me(dee)]
     assert theirs["status"] == "withdrawn"

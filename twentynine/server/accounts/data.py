@@ -7,6 +7,7 @@ choices, sessions, sign-in identities, friendships, invitations and tier request
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Column, Table, delete, func, or_, select, update
@@ -208,9 +209,18 @@ async def _scrub_reports(db: AsyncSession, uid: int) -> None:
             report.context = context
 
 
-async def erase(db: AsyncSession, user: User) -> list[str]:
-    """Delete ``user``'s account (see the module's note); the ids of the tables it hosts that
-    are still open (the caller closes them). Its sessions end with it."""
+@dataclass(frozen=True)
+class Erased:
+    """What a deletion leaves the caller to do once it is stored: close the tables the account
+    hosted that were still open, and tell the events it left (id, new version) that they
+    changed."""
+
+    hosted: list[str]
+    events: list[tuple[int, int]]
+
+
+async def erase(db: AsyncSession, user: User) -> Erased:
+    """Delete ``user``'s account (see the module's note). Its sessions end with it."""
     uid = user.id
     if user.is_admin:
         others = await db.scalar(
@@ -222,10 +232,10 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
             raise DeleteRefused(
                 "you are the only admin: make someone else an admin first", "only_admin"
             )
-    events = await tournaments.not_over(db, uid)
-    if events:  # closing their match tables would leave the matches waiting for ever
+    organised = await tournaments.not_over(db, uid)
+    if organised:  # closing their match tables would leave the matches waiting for ever
         raise DeleteRefused(
-            f"you organise a tournament that is not over ({', '.join(events)}): end it on "
+            f"you organise a tournament that is not over ({', '.join(organised)}): end it on "
             "its page first",
             "organises_tournament",
         )
@@ -234,7 +244,7 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
             select(GameTable.id).where(GameTable.host_id == uid, GameTable.status != "closed")
         )
     )
-    await tournaments.forget_entrant(db, uid, FORMER_PLAYER)  # (while its name is there)
+    left = await tournaments.forget_entrant(db, uid, FORMER_PLAYER)  # (while its name is there)
     for table, column in owned_by_account():
         await db.execute(delete(table).where(column == uid))
     await safety.forget(db, uid)
@@ -260,4 +270,4 @@ async def erase(db: AsyncSession, user: User) -> list[str]:
     user.tier = "basic" if not user.is_guest else "guest"
     user.deleted_at = utcnow()
     await db.commit()
-    return hosted
+    return Erased(hosted, left)

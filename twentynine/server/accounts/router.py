@@ -196,14 +196,18 @@ async def delete_me(
     assert fresh is not None
     links = await friends.links_ended_by(db, user.id)
     try:
-        hosted = await data.erase(db, fresh)
+        erased = await data.erase(db, fresh)
     except data.DeleteRefused as e:
         await db.rollback()
         raise e.http() from None
     # their friends' lists drop them at once (and every process forgets them as a friend)
     await tell_links_ended(request.app.state.live, user.id, fresh.first_name, links)
-    for table_id in hosted:  # a game nobody can host any more ends
+    for table_id in erased.hosted:  # a game nobody can host any more ends
         await close_table(request.app, table_id)
+    for event_id, version in erased.events:  # its entries left them: their open pages follow
+        await request.app.state.live.broadcast(
+            {"type": "tournament_changed", "tournament_id": event_id, "version": version}
+        )
     await end_presence(request.app, user.id, "deleted")
     await listing.tell(request.app.state.live, [user.id], "deleted")
     response.delete_cookie(SESSION_COOKIE)

@@ -14,15 +14,17 @@ from .models import Entry, Tournament
 from .service import ACTIVE, bump, log
 
 
-async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> None:
+async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> list[tuple[int, int]]:
     """An entrant's account is being deleted (its name still stored): its entries in events not
     started are withdrawn (a partner may enter again), and a team name made of the players'
-    first names says ``former`` in its place. An event under way keeps its teams."""
+    first names says ``former`` in its place. An event under way keeps its teams. Returns the
+    events changed, each with its new version (their open pages are told once it is stored)."""
     rows = await db.execute(
         select(Entry, Tournament)
         .join(Tournament, Tournament.id == Entry.tournament_id)
         .where((Entry.user_id == user_id) | (Entry.partner_id == user_id))
     )
+    bumped: dict[int, int] = {}
     for entry, t in rows.all():
         players = [i for i in (entry.user_id, entry.partner_id) if i]
         names = await first_names(db, players)
@@ -33,8 +35,10 @@ async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> None:
             entry.status = "withdrawn"
             log(db, t, None, "withdrawn", entry=entry.id, account_deleted=True)
             changed = True
-        if changed:
+        if changed and t.id not in bumped:  # (one version for both of a pair's entries)
             await bump(db, t)
+            bumped[t.id] = t.version
+    return sorted(bumped.items())
 
 
 async def not_over(db: AsyncSession, organiser_id: int) -> list[str]:
