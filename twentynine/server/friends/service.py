@@ -94,6 +94,16 @@ async def links_ended_by(
     return sorted(ended.items())
 
 
+async def end_link(db: AsyncSession, user_id: int, other_id: int) -> str | None:
+    """Delete the friendship or requests between the two (not committed): what ending it is
+    called for ``user_id`` (see ``links_ended_by``), None if there was nothing."""
+    ended = await links_ended_by(db, user_id, other_id)
+    if not ended:
+        return None
+    await db.execute(delete(Friendship).where(_between(user_id, other_id)))
+    return ended[0][1]
+
+
 async def are_friends(db: AsyncSession, a_id: int, b_id: int) -> bool:
     """True if ``a`` and ``b`` are friends (an accepted request either way)."""
     if a_id == b_id:

@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, union
+from sqlalchemy import delete, or_, select, union
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -14,7 +14,6 @@ from ..accounts.models import User
 from ..accounts.service import rate_limited
 from ..db import utc_iso, utcnow
 from ..friends import service as friends
-from ..friends.models import Friendship
 from ..tables.models import ChatMessage, GameTable, TableSeat
 from .models import ChatMute, ChatReport, UserBlock
 
@@ -133,18 +132,7 @@ async def block(db: AsyncSession, me: User, target_id: int, on: bool) -> tuple[U
     it when ``me`` does it by hand (``removed``, ``declined``: a request to ``me``,
     ``cancelled``: one from ``me``; None: nothing), for the two to be told."""
     target = await _target(db, me, target_id)
-    ended: str | None = None
-    links = await friends.links_ended_by(db, me.id, target_id) if on else []
-    if links:
-        ended = links[0][1]
-        await db.execute(
-            delete(Friendship).where(
-                or_(
-                    and_(Friendship.requester_id == me.id, Friendship.addressee_id == target_id),
-                    and_(Friendship.requester_id == target_id, Friendship.addressee_id == me.id),
-                )
-            )
-        )
+    ended = await friends.end_link(db, me.id, target_id) if on else None
     await _set(db, UserBlock, me.id, target_id, on)
     return target, ended
 
