@@ -14,6 +14,7 @@ import pytest
 import pytest_asyncio
 import websockets
 
+from twentynine.server.accounts.data import FORMER_PLAYER
 from twentynine.server.live.presence import GRACE_S
 
 from ..conftest import (
@@ -27,7 +28,9 @@ from ..conftest import (
     start_live,
     two_server_processes,
 )
-from ..tables.wsclient import TableSocket
+from ..ratings.test_ratings import ONE_ROUND, game_over, rated_table
+from ..tables.test_hosted import befriend
+from ..tables.wsclient import TableSocket, play_until
 from ..test_crash import Remote
 from .meclient import MeSocket
 
@@ -281,4 +284,44 @@ async def test_names_notice_choices_and_the_list_of_accounts_across_two_processe
     prefs = await bo_page.next("prefs_changed", timeout=2)
     assert prefs["notify"] is True and prefs["sound"] is False
     for page in (admin_page, bo_page):
+        await page.close()
+
+
+async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(
+    two_processes: tuple[Remote, Remote],
+) -> None:
+    """A rated game played through process one reaches a leaderboard open on process two, and
+    a block and an account's deletion made there reach the other people's pages on process two
+    (their friends lists drop them)."""
+    one, two = two_processes
+    await one.sign_in("ada@example.com", "Ada")  # the first account, the admin (may not go)
+    ana = await one.sign_in("ana@example.com", "Ana")
+    bo, cy, dee = [await one.sign_in(f"{n}@example.com", n.title()) for n in ("bo", "cy", "dee")]
+    ids = [int((await c.get("/api/me")).json()["id"]) for c in (ana, bo, cy, dee)]
+    await befriend(ana, bo, "bo@example.com")
+    await befriend(ana, cy, "cy@example.com")
+    bo_page = await MeSocket(two, two.same_person(bo)).connect()
+    cy_page = await MeSocket(two, two.same_person(cy)).connect()
+    board = await MeSocket(two, two.same_person(dee)).connect()
+    await board.send({"type": "watch", "leaderboard": True})
+    await board.send({"type": "ping"})
+    await board.next("pong", timeout=2)
+
+    players = [ana, bo, cy, dee]
+    table_id, seat_users = await rated_table(players, ONE_ROUND)
+    socks = [await TableSocket(one, c, table_id).connect() for c in players]
+    await play_until(socks, lambda: game_over(socks), timeout=60)
+    rated = await board.next("ratings_changed", timeout=2)
+    assert (rated["table_id"], rated["user_ids"]) == (table_id, seat_users)
+    for sock in socks:
+        await sock.close()
+
+    assert (await ana.put(f"/api/safety/blocks/{ids[1]}")).status_code == 200
+    told = await bo_page.next("friend_removed", timeout=2)
+    assert (told["user_id"], told["name"]) == (ids[0], "Ana")
+
+    assert (await ana.post("/api/me/delete", json={"confirm": True})).status_code == 200
+    gone = await cy_page.next("friend_removed", timeout=2)
+    assert (gone["user_id"], gone["name"]) == (ids[0], FORMER_PLAYER)
+    for page in (bo_page, cy_page, board):
         await page.close()
