@@ -446,3 +446,40 @@ async def test_private_table_invite_link_and_a_wrong_code(
     await guest.get_by_role("button", name="Sit here").click()
     await guest.locator(f"{TABLE}[data-status=playing][data-spectator=false]").wait_for()
     chromium.assert_clean()
+
+
+RENAME = """async (name) => {
+  const r = await fetch('/api/me', {method: 'PATCH', headers: {'Content-Type':
+    'application/json', 'X-CSRF-Token': document.cookie.match(/tn_csrf=([^;]+)/)[1]},
+    body: JSON.stringify({first_name: name})});
+  if (!r.ok) throw new Error(await r.text());
+}"""
+
+
+async def test_a_new_name_reaches_an_open_table_page(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """Asha waits at her table; Babu's page shows it. Asha takes a new name in another tab:
+    Babu's page names her seat and her table by it, and says so in the log, with no reload."""
+    asha = await chromium.page(web_live.url)
+    babu = await chromium.page(web_live.url)
+    await sign_in_ui(asha, web_live, "asha@example.com", "Asha")
+    await sign_in_ui(babu, web_live, "babu@example.com", "Babu")
+    table = await asha.evaluate(
+        OPEN_TABLE, {"kind": "public", "seats": ["me", "open", "bot:random", "bot:random"]}
+    )
+    await babu.goto(f"/#/table/{table['id']}")
+    await babu.locator(f"{TABLE}[data-status=waiting]").wait_for()
+    seat = babu.locator(".seat[data-seat='0'] .seat-name .name")
+    assert await seat.inner_text() == "Asha"
+    assert "Asha" in await babu.locator(".table-title strong").inner_text()
+
+    await asha.evaluate(RENAME, "Ashalata")
+    await babu.locator(".seat[data-seat='0'] .seat-name .name", has_text="Ashalata").wait_for(
+        timeout=1000
+    )
+    assert "Ashalata" in await babu.locator(".table-title strong").inner_text()
+    await babu.locator(".log li", has_text="Asha is now called Ashalata.").wait_for(
+        state="attached", timeout=1000
+    )
+    chromium.assert_clean()

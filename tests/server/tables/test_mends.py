@@ -139,3 +139,62 @@ async def test_last_to_join_is_not_away_and_leaving_leaves_no_countdown(
     assert not host_sock.seen_event("seat_away")
     await jay.close()
     await host_sock.close()
+
+
+async def test_a_new_name_reaches_the_tables_where_the_player_sits(live: LiveServer) -> None:
+    """A seated player who renames themselves is shown by the new name at once to everyone at
+    their open tables (and says it in the chat), not after they sit again."""
+    me, table_id = await solo_match(live, "mira@example.com")
+    other = await open_table(me, BOTS_AND_OPEN)  # a second table of hers, still waiting
+    viewer = await live.sign_in("sam@example.com", "Sam")
+    watching = await TableSocket(live, viewer, table_id).connect()
+    mine = await TableSocket(live, me, table_id).connect()
+    waiting = await TableSocket(live, viewer, str(other["id"])).connect()
+    r = await me.post(
+        "/api/tables",
+        json={"kind": "public", "seats": BOTS_AND_OPEN, "name": "Mira's den"},
+    )
+    assert r.status_code == 201, r.text
+    named = await TableSocket(live, viewer, str(r.json()["id"])).connect()
+    seat = next(s["seat"] for s in watching.state["table"]["seats"] if s["name"] == "Mira")
+
+    # a change of something else renames nothing
+    assert (await me.patch("/api/me", json={"card_deck": "large"})).status_code == 200
+    assert (await viewer.patch("/api/me", json={"first_name": "Samir"})).status_code == 200
+    r = await me.patch("/api/me", json={"first_name": "Mirabai"})
+    assert r.status_code == 200, r.text
+    for sock in (watching, waiting, mine, named):
+        await sock.wait_for(
+            lambda st: any(s["name"] == "Mirabai" for s in st["table"]["seats"]), timeout=2
+        )
+        renamed = [
+            e
+            for m in sock.messages
+            if m["type"] == "state"
+            for e in m.get("events", ())
+            if e["type"] == "seat_renamed"
+        ]
+        assert len(renamed) == 1, renamed  # only her rename, only once
+        assert renamed[0]["old"] == "Mira"
+    assert watching.state is not None and waiting.state is not None
+    assert watching.state["table"]["seats"][seat]["name"] == "Mirabai"
+    # a table named after her is named after her new name; one she named keeps its name
+    assert waiting.state["table"]["name"] == "Mirabai's table"
+    assert (await me.get(f"/api/tables/{table_id}")).json()["name"] == "Mirabai's table"
+    assert named.state is not None and named.state["table"]["name"] == "Mira's den"
+    # her chat lines carry the new name; a snapshot (a page opened now) has it too
+    await mine.send({"type": "chat", "text": "hello"})
+    await asyncio.wait_for(_chat_from(watching, "hello"), 2)
+    assert watching.chat[-1]["name"] == "Mirabai"
+    late = await TableSocket(live, viewer, table_id).connect()
+    assert late.state is not None
+    assert late.state["table"]["seats"][seat]["name"] == "Mirabai"
+    for sock in (watching, mine, waiting, late, named):
+        assert unexpected_errors(sock) == []
+        await sock.close()
+
+
+async def _chat_from(sock: TableSocket, text: str) -> None:
+    while not any(line["text"] == text for line in sock.chat):
+        sock.changed.clear()
+        await sock.changed.wait()

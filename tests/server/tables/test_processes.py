@@ -129,3 +129,35 @@ async def test_a_watcher_on_the_other_process_keeps_the_bots_dealing(
             break
         await asyncio.sleep(0.1)
     assert (await info(alice, table_id))["status"] == "paused"
+
+
+async def test_a_new_name_made_on_one_process_reaches_the_table_on_the_other(
+    live_pair: tuple[LiveServer, LiveServer],
+) -> None:
+    """Ana sits at her table through process a; she renames herself through b. Bo's page on
+    b and her own on a show the new name within a second, and her chat on a carries it."""
+    a, b = live_pair
+    ana = await a.sign_in("ana@example.com", "Ana")
+    bo = b.same_person(await a.sign_in("bo@example.com", "Bo"))
+    r = await ana.post(
+        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    assert r.status_code == 201, r.text
+    table_id = r.json()["id"]
+    ana_page = await TableSocket(a, ana, table_id).connect()
+    bo_page = await TableSocket(b, bo, table_id).connect()
+    r = await b.same_person(ana).patch("/api/me", json={"first_name": "Anandi"})
+    assert r.status_code == 200, r.text
+    for page in (ana_page, bo_page):
+        await page.wait_for(lambda st: st["table"]["seats"][0]["name"] == "Anandi", timeout=1)
+        assert events(page).count("seat_renamed") == 1
+        assert page.state is not None and page.state["table"]["name"] == "Anandi's table"
+    await ana_page.send({"type": "chat", "text": "namaste"})
+    for _ in range(20):
+        if bo_page.chat:
+            break
+        await asyncio.sleep(0.1)
+    assert [(line["name"], line["text"]) for line in bo_page.chat] == [("Anandi", "namaste")]
+    for page in (ana_page, bo_page):
+        assert unexpected_errors(page) == []
+        await page.close()

@@ -21,6 +21,7 @@ from ..security import (
     token_hash,
 )
 from ..settings import Settings
+from ..tables.renamed import rename_at_tables
 from . import data, listing, service
 from .models import User
 from .schemas import (
@@ -164,6 +165,8 @@ async def update_me(
     if fresh.first_name != old_name:  # the friends lists and the admins' list show it
         await tell_renamed(request.app.state.live, db, fresh)
         await listing.tell(request.app.state.live, [fresh.id], "renamed")
+        # the tables where they sit show the new name (tables/renamed.py)
+        await rename_at_tables(request.app.state.tables, db, fresh.id, old_name, fresh.first_name)
     # the person's other open pages (another device) take the new name and choices
     await request.app.state.live.send(
         [fresh.id],

@@ -186,6 +186,7 @@ CHANGES = {
     "seat_taken": "seats",
     "seat_left": "seats",
     "seat_handed_over": "seats",
+    "seat_renamed": "seats",
     "bots_seated": "seats",
 }
 

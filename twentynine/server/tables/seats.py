@@ -112,6 +112,30 @@ class SeatCommands(TableParts):
         result: bool = await self.submit(command)
         return result
 
+    async def rename(self, user_id: int, name: str) -> bool:
+        """``user_id`` took a new name: their seat shows it to everyone at the table, their
+        chat lines here carry it, and the table takes its stored name again (a table named
+        after its host is renamed with them, see ``renamed.py``). False when they have no seat
+        or the table is closed."""
+
+        async def command() -> bool:
+            seat_no = self.seat_of(user_id)
+            if self.status == "closed" or seat_no is None or self.seats[seat_no].name == name:
+                return False
+            loaded = await self.store.load(self.info.id)
+            if loaded is not None:
+                self.info.name = loaded[0].name
+            old = self.seats[seat_no].name
+            self.seats[seat_no].name = name
+            for conn in self.conns:
+                if conn.user_id == user_id:
+                    conn.name = name
+            await self._commit([{"type": "seat_renamed", "seat": seat_no, "old": old}])
+            return True
+
+        result: bool = await self.submit(command)
+        return result
+
     def _free_seat(self, wanted: int | None) -> int:
         order = [wanted] if wanted is not None else []
         order += [i for i, s in enumerate(self.seats) if s.empty]

@@ -44,6 +44,23 @@ async def seats_of(db: AsyncSession, table_id: str) -> list[TableSeat]:
     )
 
 
+def default_name(kind: str, host: str) -> str:
+    """What a table is called when its host gives it no name (the page says it in its own
+    language: ``tables.js``)."""
+    return f"{host}'s game" if kind == "hosted" else f"{host}'s table"
+
+
+async def open_tables_of(db: AsyncSession, user_id: int) -> list[str]:
+    """The tables, not closed, where ``user_id`` has a seat."""
+    return list(
+        await db.scalars(
+            select(TableSeat.table_id)
+            .join(GameTable, GameTable.id == TableSeat.table_id)
+            .where(TableSeat.user_id == user_id, GameTable.status != "closed")
+        )
+    )
+
+
 def url_bot_allowed(url: str, allow: tuple[str, ...]) -> bool:
     """May the server call a bot at ``url``? Only at hosts or networks the operator listed."""
     import ipaddress
@@ -97,7 +114,7 @@ async def create_table(
         kind=body.kind,
         host_id=user.id,
         invite_code=new_id(6) if body.kind == "private" else None,
-        name=body.name.strip() or f"{user.first_name}'s table",
+        name=body.name.strip() or default_name(body.kind, user.first_name),
         rules=spec.to_json(),
         # anyone may watch a public table: watchers see no hand (only a host's friends may)
         spectators_see="none",
@@ -171,7 +188,7 @@ async def create_hosted(db: AsyncSession, host: User, body: CreateHosted) -> Gam
         id=new_id(),
         kind="hosted",
         host_id=host.id,
-        name=body.name.strip() or f"{host.first_name}'s game",
+        name=body.name.strip() or default_name("hosted", host.first_name),
         rules=spec.to_json(),
         conference_url=body.conference_url,
         spectators_see=body.spectators_see,

@@ -550,6 +550,7 @@ export default {
   ev_game_started: "খেলা শুরু; {name} বাটছে।",
   ev_new_deal: "নতুন ডিল; {name} বাটছে।",
   ev_seat_taken: "{name} বসল।",
+  ev_seat_renamed: "{old}-এর নাম এখন {name}।",
   ev_seat_left: "আসন {seat} খালি।",
   ev_bots_seated: "খালি আসনে বট বসল।",
   ev_seat_away: "{name} চলে গেছে; {seconds} সেকেন্ডে বট খেলবে।",

@@ -550,6 +550,7 @@ export default {
   ev_game_started: "The game begins; {name} deals.",
   ev_new_deal: "New deal; {name} deals.",
   ev_seat_taken: "{name} sits down.",
+  ev_seat_renamed: "{old} is now called {name}.",
   ev_seat_left: "Seat {seat} is free.",
   ev_bots_seated: "Bots take the empty seats.",
   ev_seat_away: "{name} left; a bot plays in {seconds} s.",

@@ -550,6 +550,7 @@ export default {
   ev_game_started: "खेल शुरू; {name} बाँट रहे हैं।",
   ev_new_deal: "नई बाँट; {name} बाँट रहे हैं।",
   ev_seat_taken: "{name} बैठ गए।",
+  ev_seat_renamed: "{old} का नाम अब {name} है।",
   ev_seat_left: "सीट {seat} खाली है।",
   ev_bots_seated: "खाली सीटों पर बॉट बैठे।",
   ev_seat_away: "{name} चले गए; {seconds} सेकंड में बॉट खेलेगा।",

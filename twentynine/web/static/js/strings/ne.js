@@ -550,6 +550,7 @@ export default {
   ev_game_started: "खेल सुरु; {name} बाँड्दैछन्।",
   ev_new_deal: "नयाँ बाँडाइ; {name} बाँड्दैछन्।",
   ev_seat_taken: "{name} बसे।",
+  ev_seat_renamed: "{old} को नाम अब {name} हो।",
   ev_seat_left: "सिट {seat} खाली छ।",
   ev_bots_seated: "खाली सिटमा बट बसे।",
   ev_seat_away: "{name} गए; {seconds} सेकेन्डमा बट खेल्छ।",

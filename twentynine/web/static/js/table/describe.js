@@ -40,6 +40,7 @@ export function eventText(event, names, before = {}) {
     case 'game_started': return t('ev_game_started', { name: who(event.dealer) });
     case 'new_deal': return t('ev_new_deal', { name: who(event.dealer) });
     case 'seat_taken': return t('ev_seat_taken', { name: who(event.seat) });
+    case 'seat_renamed': return t('ev_seat_renamed', { old: event.old, name: who(event.seat) });
     case 'seat_left': // who left (the seat's name now may be the bot that took it)
       if (!event.name) return t('ev_seat_left', { seat: event.seat + 1 });
       return t(event.bot ? 'ev_seat_left_bot' : 'ev_seat_left_named', { name: event.name });
