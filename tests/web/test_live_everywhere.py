@@ -86,3 +86,49 @@ async def test_a_new_name_and_notice_choices_reach_the_other_open_pages(
 
 
 SESSION_NAME = "import('/static/js/session.js').then((m) => m.session.user.first_name)"
+
+
+async def test_ones_invitations_and_mutes_follow_on_the_other_device(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """Asha invites an address and withdraws it on her laptop, then mutes and unmutes Bo on
+    another device: her phone's open Friends tab and profile follow each change without a
+    reload."""
+    laptop = await chromium.page(web_live.url)
+    phone = await chromium.page(web_live.url)
+    await sign_in_ui(laptop, web_live, "asha@example.com", "Asha")
+    await sign_in_ui(phone, web_live, "asha@example.com", "Asha")
+    bo = await web_live.sign_in("bo@example.com", "Bo")
+    bo_id = int((await bo.get("/api/me")).json()["id"])
+    await phone.goto("/#/dashboard/friends")
+    listed = phone.locator("section.invitations li", has_text="newcomer@example.com")
+    await phone.locator("section.invitations").wait_for()
+    await mark_no_reload(phone)
+
+    await laptop.goto("/#/dashboard/friends")
+    await laptop.get_by_label("Friend's email").fill("newcomer@example.com")
+    await laptop.get_by_role("button", name="Add friend").click()
+    await laptop.get_by_role("button", name="Send an invitation").click()
+    await listed.wait_for(timeout=1000)
+    # the request's answer, 404 "no account with that email", is what led to the offer
+    assert [e for e in chromium.errors if "404" in e] == chromium.errors != []
+    chromium.errors.clear()
+    await (
+        laptop.locator("section.invitations li", has_text="newcomer@example.com")
+        .get_by_role("button")
+        .click()
+    )
+    await listed.wait_for(state="detached", timeout=1000)
+
+    await phone.goto("/#/profile")
+    lists = phone.locator(".safety-lists")
+    await lists.get_by_text("You have muted nobody.").wait_for()
+    await mark_no_reload(phone)
+    asha = await web_live.sign_in("asha@example.com", "Asha")  # (a third device)
+    assert (await asha.put(f"/api/safety/mutes/{bo_id}")).status_code == 200
+    await lists.get_by_role("button", name="Unmute").wait_for(timeout=1000)
+    assert "Bo" in await lists.inner_text()
+    assert (await asha.delete(f"/api/safety/mutes/{bo_id}")).status_code == 200
+    await lists.get_by_text("You have muted nobody.").wait_for(timeout=1000)
+    assert await not_reloaded(phone)
+    chromium.assert_clean()

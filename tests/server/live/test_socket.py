@@ -514,3 +514,39 @@ async def test_notice_preferences_reach_the_persons_other_pages(live: LiveServer
     assert pages[2].of("prefs_changed") == []
     for page in pages:
         await page.close()
+
+
+async def test_ones_own_other_pages_follow_invitations_mutes_and_blocks(live: LiveServer) -> None:
+    """Asha invites an address by mail, withdraws it, mutes and blocks Bo through one page:
+    her other open page is told each change (and never the address), Bo nothing."""
+    a, a_id = await person(live, "asha@example.com", "Asha")
+    b, b_id = await person(live, "bo@example.com", "Bo")
+    mine = await MeSocket(live, a).connect()
+    bos = await MeSocket(live, b).connect()
+    r = await a.post("/api/friends/invitations", json={"email": "newcomer@example.com"})
+    assert r.status_code == 201, r.text
+    invitation = r.json()["id"]
+    got = await mine.next("friend_invitation", timeout=1)
+    assert got == {**got, "change": "sent", "invitation_id": invitation}
+    assert "newcomer" not in json.dumps(got)
+    assert (await a.delete(f"/api/friends/invitations/{invitation}")).status_code == 200
+    got = await mine.next("friend_invitation", timeout=1)
+    assert got["change"] == "withdrawn" and got["invitation_id"] == invitation
+    # a refused withdrawal (it is gone) changes nothing and says nothing
+    assert (await a.delete(f"/api/friends/invitations/{invitation}")).status_code == 404
+
+    for path, what in (("mutes", "mute"), ("blocks", "block")):
+        assert (await a.put(f"/api/safety/{path}/{b_id}")).status_code == 200
+        got = await mine.next("safety_changed", timeout=1)
+        assert (got["what"], got["user_id"], got["on"]) == (what, b_id, True)
+        assert (await a.delete(f"/api/safety/{path}/{b_id}")).status_code == 200
+        got = await mine.next("safety_changed", timeout=1)
+        assert (got["what"], got["user_id"], got["on"]) == (what, b_id, False)
+    # refused (oneself): nothing told
+    assert (await a.put(f"/api/safety/mutes/{a_id}")).status_code >= 400
+    await mine.send({"type": "ping"})
+    await mine.next("pong", timeout=2)
+    assert len(mine.of("safety_changed")) == 4 and len(mine.of("friend_invitation")) == 2
+    assert bos.of("safety_changed") == [] and bos.of("friend_invitation") == []
+    for page in (mine, bos):
+        await page.close()

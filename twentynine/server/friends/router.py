@@ -144,16 +144,27 @@ async def send_invitation(
             user, row.email, request.app.state.settings.public_url
         )
         await request.app.state.mailer.send(row.email, subject, text)
+    await _tell_invitations(request, user, row, "sent")
     return invitation_out(row)
+
+
+async def _tell_invitations(
+    request: Request, user: User, row: FriendInvitation, change: str
+) -> None:
+    """The inviter's other open pages list their invitations again (``friend_invitation``;
+    not the address, which a withdrawn invitation forgets, and the stored message would not)."""
+    message = {"type": "friend_invitation", "change": change, "invitation_id": row.id}
+    await request.app.state.live.send([user.id], message)
 
 
 @router.delete("/invitations/{invitation_id}")
 async def withdraw_invitation(
-    invitation_id: UserId, user: FriendUser, db: SessionDep
+    invitation_id: UserId, request: Request, user: FriendUser, db: SessionDep
 ) -> InvitationOut:
     """Withdraw an invitation (the address is then forgotten)."""
     try:
         row = await invitations.withdraw(db, user, invitation_id)
     except service.FriendError as e:
         raise await _refused(db, e) from None
+    await _tell_invitations(request, user, row, "withdrawn")
     return invitation_out(row)

@@ -41,6 +41,10 @@ async def _change(
     except service.SafetyError as e:
         await db.rollback()
         raise _http(e) from None
+    # their other open pages (the profile's lists) follow
+    await request.app.state.live.send(
+        [user.id], {"type": "safety_changed", "what": what, "user_id": target, "on": on}
+    )
     return {"user_id": target, "muted" if what == "mute" else "blocked": on}
 
 

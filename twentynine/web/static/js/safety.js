@@ -36,7 +36,8 @@ export function chatTools(line, { hide, code } = {}) {
   return menu;
 }
 
-/** The profile's list of players you muted or blocked, each with a way back. */
+/** The profile's list of players you muted or blocked, each with a way back; ``redraw()``
+ * on the box asks again (a change made on another page: ``safety_changed``). */
 export function safetySection() {
   const box = h('div', { class: 'safety-lists', 'aria-live': 'polite' }, loading());
   const draw = async () => {
@@ -49,6 +50,7 @@ export function safetySection() {
         }, { class: 'small', 'data-action': undo })))) : empty(t(`${key}_none`))];
     replace(box, group('muted', 'mutes', 'unmute'), group('blocked', 'blocks', 'unblock'));
   };
-  draw().catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
+  box.redraw = () => draw().catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
+  box.redraw();
   return box;
 }

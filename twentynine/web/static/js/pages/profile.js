@@ -63,6 +63,7 @@ export function render(root) {
     });
   });
   const stats = h('div', { class: 'stats', 'aria-live': 'polite' }, loading());
+  const safety = safetySection();
   const account = h('dl', { class: 'info' },
     h('dt', {}, t('email')), h('dd', {}, user.email || t('guest')),
     h('dt', {}, t('account_tier')), h('dd', {}, t(`tier_${user.is_guest ? 'guest' : user.tier}`)),
@@ -73,7 +74,7 @@ export function render(root) {
       noticesForm(), yourDataSection()),
     user.is_guest ? null : h('section', { class: 'rating-section' }, h('h2', {}, t('rating')),
       ratingSection(user.id)),
-    h('section', {}, h('h2', {}, t('chat_safety')), safetySection()))));
+    h('section', {}, h('h2', {}, t('chat_safety')), safety))));
   get('/api/stats/me').then((s) => replace(stats, [
     ['games', s.games], ['games_won', s.games_won], ['rounds', s.rounds],
     ['contracts', s.contracts], ['contracts_made', s.contracts_made], ['sets_won', s.sets_won],
@@ -87,6 +88,7 @@ export function render(root) {
       if (!form.dataset.dirty) show();
     },
     onLive(message) { // notices chosen on another page or device: the boxes follow (live.js)
+      if (message.type === 'safety_changed') safety.redraw(); // muted or blocked elsewhere
       if (message.type !== 'prefs_changed') return;
       for (const [name, on] of [['notice_sound', live.prefs.sound],
         ['notice_notify', live.prefs.notify]]) {
