@@ -4,7 +4,11 @@ notice choices and a new name on the person's own other device."""
 
 from __future__ import annotations
 
+import asyncio
+import re
+
 from ..server.conftest import LiveServer
+from ..server.tables.wsclient import TableSocket, play_until
 from .conftest import Browser, sign_in_ui
 from .test_live import mark_no_reload, not_reloaded
 
@@ -131,4 +135,53 @@ async def test_ones_invitations_and_mutes_follow_on_the_other_device(
     assert (await asha.delete(f"/api/safety/mutes/{bo_id}")).status_code == 200
     await lists.get_by_text("You have muted nobody.").wait_for(timeout=1000)
     assert await not_reloaded(phone)
+    chromium.assert_clean()
+
+
+async def test_the_history_tab_and_profile_figures_follow_each_deal(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """Mira's History tab and her profile are open on two pages while she plays a game of
+    three deals elsewhere: each deal shows on both as it ends, before the game does."""
+    history = await chromium.page(web_live.url)
+    await sign_in_ui(history, web_live, "mira@example.com", "Mira")
+    profile = await history.context.new_page()
+    await profile.goto(f"{web_live.url}/#/profile")
+    rounds = profile.locator("[data-stat=rounds] strong")
+    await rounds.wait_for()
+    assert await rounds.inner_text() == "0"
+    await history.goto("/#/dashboard/history")
+    await history.get_by_text("No deals yet.").wait_for()
+    for page in (history, profile):
+        await mark_no_reload(page)
+
+    mira = await web_live.sign_in("mira@example.com", "Mira")
+    rules = {"preset": "standard", "options": {"game_end": "match_rounds", "match_rounds": 3}}
+    r = await mira.post(
+        "/api/tables",
+        json={
+            "kind": "solo",
+            "seats": ["me", "bot:random", "bot:random", "bot:random"],
+            "rules": rules,
+        },
+    )
+    assert r.status_code == 201, r.text
+    sock = await TableSocket(web_live, mira, str(r.json()["id"])).connect()
+    await play_until([sock], lambda: sock.seen_event("round_ended"), timeout=60)
+    recorded = 0
+    for _ in range(50):  # the deal is stored just after its last card's change is sent
+        recorded = len((await mira.get("/api/history/deals")).json())
+        if recorded:
+            break
+        await asyncio.sleep(0.1)
+    assert recorded >= 1
+    assert sock.state is not None and not sock.state["table"]["game"]["over"]
+    await history.locator("tr[data-deal]").nth(recorded - 1).wait_for(timeout=1000)
+    # (a deal recorded counts in her rounds, whatever else was recorded meanwhile)
+    await profile.locator("[data-stat=rounds] strong", has_text=re.compile(r"^[1-9]")).wait_for(
+        timeout=1000
+    )
+    for page in (history, profile):
+        assert await not_reloaded(page)
+    await sock.close()
     chromium.assert_clean()

@@ -291,8 +291,8 @@ async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(
     two_processes: tuple[Remote, Remote],
 ) -> None:
     """A rated game played through process one reaches a leaderboard open on process two, and
-    a block and an account's deletion made there reach the other people's pages on process two
-    (their friends lists drop them)."""
+    each of its deals a player's History tab there; a block and an account's deletion made
+    there reach the other people's pages on process two (their friends lists drop them)."""
     one, two = two_processes
     await one.sign_in("ada@example.com", "Ada")  # the first account, the admin (may not go)
     ana = await one.sign_in("ana@example.com", "Ana")
@@ -304,8 +304,11 @@ async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(
     cy_page = await MeSocket(two, two.same_person(cy)).connect()
     board = await MeSocket(two, two.same_person(dee)).connect()
     await board.send({"type": "watch", "leaderboard": True})
-    await board.send({"type": "ping"})
-    await board.next("pong", timeout=2)
+    dee_history = await MeSocket(two, two.same_person(dee)).connect()
+    await dee_history.send({"type": "watch", "history": True})
+    for page in (board, dee_history):
+        await page.send({"type": "ping"})
+        await page.next("pong", timeout=2)
 
     players = [ana, bo, cy, dee]
     table_id, seat_users = await rated_table(players, ONE_ROUND)
@@ -313,6 +316,11 @@ async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(
     await play_until(socks, lambda: game_over(socks), timeout=60)
     rated = await board.next("ratings_changed", timeout=2)
     assert (rated["table_id"], rated["user_ids"]) == (table_id, seat_users)
+    for deal in (await dee.get("/api/history/deals")).json():
+        got = await dee_history.next("deal_recorded", lambda m, d=deal: m["deal_id"] == d["id"], 2)
+        assert got["table_id"] == table_id
+    # Dee's page showing the leaderboard, and Bo's showing his friends, are not told
+    assert board.of("deal_recorded") == [] and bo_page.of("deal_recorded") == []
     for sock in socks:
         await sock.close()
 
@@ -323,5 +331,5 @@ async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(
     assert (await ana.post("/api/me/delete", json={"confirm": True})).status_code == 200
     gone = await cy_page.next("friend_removed", timeout=2)
     assert (gone["user_id"], gone["name"]) == (ids[0], FORMER_PLAYER)
-    for page in (bo_page, cy_page, board):
+    for page in (bo_page, cy_page, board, dee_history):
         await page.close()

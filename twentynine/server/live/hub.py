@@ -201,10 +201,17 @@ class LiveHub:
         self.deliver_everyone(message)
         await self._publish({"to": None, "m": message})
 
-    async def to_watchers(self, topic: str, message: Message) -> None:
-        """To the pages that follow ``topic``, on every process (not stored)."""
-        self.deliver_watchers(topic, message)
-        await self._publish({"topic": topic, "m": message})
+    async def to_watchers(
+        self, topic: str, message: Message, user_ids: Iterable[int] | None = None
+    ) -> None:
+        """To the pages that follow ``topic`` (with ``user_ids``: only these people's), on
+        every process (not stored)."""
+        users = None if user_ids is None else sorted(set(user_ids))
+        self.deliver_watchers(topic, message, users)
+        envelope: Envelope = {"topic": topic, "m": message}
+        if users is not None:
+            envelope["users"] = users
+        await self._publish(envelope)
 
     async def tell(self, user_ids: Iterable[int], message: Message) -> None:
         """To these people now, on every process, without storing it (presence)."""
@@ -279,7 +286,8 @@ class LiveHub:
                 self._close_here(int(envelope["close"]))
             return
         if "topic" in envelope:
-            self.deliver_watchers(str(envelope["topic"]), envelope["m"])
+            users = envelope.get("users")
+            self.deliver_watchers(str(envelope["topic"]), envelope["m"], users)
             return
         message = envelope["m"]
         to = envelope.get("to")
@@ -308,13 +316,18 @@ class LiveHub:
             except Exception:
                 log.exception("live: a subscriber failed")
 
-    def deliver_watchers(self, topic: str, message: Message) -> None:
-        """To the pages open on this process that follow ``topic``."""
+    def deliver_watchers(
+        self, topic: str, message: Message, user_ids: list[int] | None = None
+    ) -> None:
+        """To the pages open on this process that follow ``topic`` (only those of ``user_ids``
+        when given)."""
         watching = self.watchers.get(topic)
         if not watching:
             return
         data = encode(message)
         for sub in list(watching):
+            if user_ids is not None and getattr(sub, "user_id", None) not in user_ids:
+                continue
             try:
                 sub.deliver(message, data)
             except Exception:

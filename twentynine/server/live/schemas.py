@@ -21,24 +21,27 @@ class Hello(BaseModel):
 class Watch(BaseModel):
     """Follow (or stop following) what only some pages show: ``lobby``, the public tables;
     ``counts``, how many people are online and playing; ``leaderboard``, that rated games were
-    rated (its ratings changed); ``tables``, every table's changes, and ``accounts``, every
-    change to the list of accounts (the admin page: admins only). A topic left out stays as it
-    was."""
+    rated (its ratings changed); ``history``, that a deal you played was recorded (your own
+    deals only); ``tables``, every table's changes, and ``accounts``, every change to the list
+    of accounts (the admin page: admins only). A topic left out stays as it was."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["watch"]
     lobby: bool | None = None
     counts: bool | None = None
     leaderboard: bool | None = None
+    history: bool | None = None
     tables: bool | None = None
     accounts: bool | None = None
 
     @model_validator(mode="after")
     def _names_a_topic(self) -> Watch:
-        topics = (self.lobby, self.counts, self.leaderboard, self.tables, self.accounts)
+        topics = (
+            self.lobby, self.counts, self.leaderboard, self.history, self.tables, self.accounts
+        )  # fmt: skip
         if all(v is None for v in topics):
             raise ValueError(
-                "watch names at least one of lobby, counts, leaderboard, tables, accounts"
+                "watch names at least one of lobby, counts, leaderboard, history, tables, accounts"
             )
         return self
 

@@ -316,6 +316,8 @@ async def _reader(hub: LiveHub, page: Page, limit: int) -> None:
                 hub.watch("lobby", page, message.lobby)
             if message.leaderboard is not None:
                 hub.watch("leaderboard", page, message.leaderboard)
+            if message.history is not None:  # (only one's own deals are told: ``to_watchers``)
+                hub.watch("history", page, message.history)
             if message.counts is not None:
                 hub.watch("counts", page, message.counts)
                 if message.counts:  # the counts may have changed since hello: say them now

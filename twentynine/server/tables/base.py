@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..settings import Settings
     from .connection import Connection, Message
     from .fanout import Fanout
+    from .notices import TableNotices
     from .queue import Command, Commands
     from .runtime import TableInfo
     from .seats import Seat
@@ -37,6 +38,8 @@ class TableParts:
     seats: list[Seat]
     store: TableStore
     settings: Settings
+    #: what the table tells pages away from it (tables/notices.py), when the app set it
+    notices: TableNotices | None
     version: int
     status: str
     rng: random.Random

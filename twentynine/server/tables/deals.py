@@ -66,7 +66,8 @@ class DealFlow(TableParts):
         team = None
         if rnd.outcome != "invalid":
             team = (rnd.caller if rnd.caller >= 0 else rnd.bidder) & 1
-        await self.store.add_deal(
+        players = [None if s.bot else s.user_id for s in self.seats]
+        deal_id = await self.store.add_deal(
             self.info.id,
             self.game_no,
             game.deals,
@@ -75,11 +76,13 @@ class DealFlow(TableParts):
             team,
             rnd.contract if rnd.bidder >= 0 else "",
             list(rnd.score_delta),
-            [None if s.bot else s.user_id for s in self.seats],
+            players,
             newly_over,
             game.winner,
             self._sets_won(),
         )
+        if self.notices is not None:  # its players' open history (tables/notices.py)
+            self.notices.deal_recorded(self, deal_id, [u for u in players if u is not None])
         if newly_over:
             await ratings_hooks.game_over(self)
         if self.leader:

@@ -6,7 +6,9 @@
   ``change``: hosted, opened, seats, filled, started, ended, closed);
 - ``your_turn`` — it is your turn at a table whose page you do not have open;
 - ``ratings_changed`` — a rated game was rated (``table_id``, ``user_ids``: its four players),
-  to the pages that show the leaderboard.
+  to the pages that show the leaderboard;
+- ``deal_recorded`` — a deal you played was recorded (``table_id``, ``deal_id``), to your pages
+  that show your history.
 
 ``committed`` runs after every stored change of a table (one call in ``TableRuntime._commit``),
 on the process that made it; it reads the change's events (a seat taken, the game started or
@@ -73,6 +75,13 @@ class TableNotices:
             self.turns.pop(runtime.info.id, None)
         else:
             self._turn(runtime)
+
+    def deal_recorded(self, runtime: Any, deal_id: int, user_ids: list[int]) -> None:
+        """A finished deal was stored: the pages of its players that show their history (the
+        History tab, the profile's figures) ask again. Once a deal, not a move: not stored."""
+        if user_ids:
+            recorded = {"type": "deal_recorded", "table_id": runtime.info.id, "deal_id": deal_id}
+            self._spawn(self.live.to_watchers("history", recorded, user_ids))
 
     def unseated(self, runtime: Any, user_id: int) -> None:
         """``user_id`` left their seat (the table's change is told to those seated now): their

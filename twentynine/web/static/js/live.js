@@ -39,15 +39,15 @@ let pinger = null;
 let connectedBefore = false;
 // pages showing what only some pages show, by topic: the server tells this socket of it
 // (lobby: the public tables; counts: how many people are online and playing; leaderboard:
-// rated games rated; tables: every table, and accounts: every change to the list of accounts,
-// for the admin page)
-const watchers = { lobby: 0, counts: 0, leaderboard: 0, tables: 0, accounts: 0 };
+// rated games rated; history: deals of one's own recorded; tables: every table, and accounts:
+// every change to the list of accounts, for the admin page)
+const watchers = { lobby: 0, counts: 0, leaderboard: 0, history: 0, tables: 0, accounts: 0 };
 
 function sendWatch() {
   if (ws && ws.readyState === WebSocket.OPEN) {
     ws.send(JSON.stringify({ type: 'watch', lobby: watchers.lobby > 0,
       counts: watchers.counts > 0, leaderboard: watchers.leaderboard > 0,
-      tables: watchers.tables > 0,
+      history: watchers.history > 0, tables: watchers.tables > 0,
       accounts: watchers.accounts > 0 }));
   }
 }
@@ -80,6 +80,12 @@ export function watchCounts() {
  * is called: only pages showing the leaderboard are told. */
 export function watchLeaderboard() {
   return watch('leaderboard');
+}
+
+/** Follow one's own deals as they are recorded (``deal_recorded``) until the returned function
+ * is called: only pages showing one's history or figures are told. */
+export function watchHistory() {
+  return watch('history');
 }
 
 /** Follow every table's changes (``table_changed``) until the returned function is called:

@@ -7,7 +7,7 @@ import { joinButton, tableItem, watchButton } from '../tables.js';
 import { button, confirmDialog, empty, field, loading, pageFrame, selectEl, tabLinks, when }
   from '../ui.js';
 import { rulesEditor } from '../rulesform.js';
-import { fresh, live, onLive, setBadge } from '../live.js';
+import { fresh, live, onLive, setBadge, watchHistory } from '../live.js';
 import { canHost, tierRequestPanel } from '../tierrequest.js';
 import { invitationOffer, invitationsList } from '../invitations.js';
 import { tournamentsSection } from '../tournament/list.js';
@@ -50,7 +50,8 @@ function followLive(root, tab, body, draw) {
     view: (m) => m.type === 'table_changed' || m.type === 'friend_accepted'
       || m.type === 'friend_removed',
     friends: (m) => m.type.startsWith('friend_'),
-    history: (m) => m.type === 'table_changed' && m.change === 'ended',
+    history: (m) => m.type === 'deal_recorded'
+      || (m.type === 'table_changed' && m.change === 'ended'),
   }[tab];
   const stops = [
     onLive('waiting', badges),
@@ -62,6 +63,7 @@ function followLive(root, tab, body, draw) {
       }
     }),
     onLive('resync', () => redraw()),
+    tab === 'history' ? watchHistory() : () => {}, // a deal of yours recorded: deal_recorded
   ];
   /** What the message says, shown before the lists come back from the server. */
   function showAtOnce(m) {

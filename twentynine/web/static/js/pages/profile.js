@@ -8,7 +8,7 @@ import { chooseLanguage, session, updateProfile } from '../session.js';
 import { cardEl } from '../cards.js';
 import { busy, field, loading, pageFrame, selectEl } from '../ui.js';
 import { put } from '../api.js';
-import { live, loadPrefs } from '../live.js';
+import { live, loadPrefs, onLive, watchHistory } from '../live.js';
 import { yourDataSection } from '../yourdata.js';
 import { ratingSection } from '../ratings.js';
 import { safetySection } from '../safety.js';
@@ -75,13 +75,17 @@ export function render(root) {
     user.is_guest ? null : h('section', { class: 'rating-section' }, h('h2', {}, t('rating')),
       ratingSection(user.id)),
     h('section', {}, h('h2', {}, t('chat_safety')), safety))));
-  get('/api/stats/me').then((s) => replace(stats, [
+  const figures = () => get('/api/stats/me').then((s) => replace(stats, [
     ['games', s.games], ['games_won', s.games_won], ['rounds', s.rounds],
     ['contracts', s.contracts], ['contracts_made', s.contracts_made], ['sets_won', s.sets_won],
   ].map(([key, value]) => h('div', { class: 'stat', 'data-stat': key },
     h('strong', {}, String(value)), h('span', {}, t(`stat_${key}`))))))
     .catch((e) => replace(stats, h('p', { class: 'error' }, e.message)));
+  figures();
+  // a deal of yours recorded (deal_recorded, below), or the channel back after missing some
+  const stops = [watchHistory(), onLive('resync', () => figures())];
   return {
+    cleanup: () => stops.forEach((stop) => stop()),
     /** The account changed (here, or on another device: accountlive.js) or the language did:
      * drawn again, unless something typed here is not saved yet. */
     relabel() {
@@ -89,6 +93,7 @@ export function render(root) {
     },
     onLive(message) { // notices chosen on another page or device: the boxes follow (live.js)
       if (message.type === 'safety_changed') safety.redraw(); // muted or blocked elsewhere
+      if (message.type === 'deal_recorded') figures();
       if (message.type !== 'prefs_changed') return;
       for (const [name, on] of [['notice_sound', live.prefs.sound],
         ['notice_notify', live.prefs.notify]]) {
