@@ -86,3 +86,39 @@ async def test_an_entrant_who_deletes_the_account_leaves_events_not_started(
 async def me(client: Any) -> int:
     user_id: int = (await client.get("/api/me")).json()["id"]
     return user_id
+
+
+async def test_a_team_named_after_its_players_follows_a_new_name(event_app: FastAPI) -> None:
+    """Ana entered with Bo ("Ana & Bo") in an event not started and one under way, and in one
+    that is over; Dee's team chose its name. Ana renames herself: the two events not over say
+    "Anandi & Bo", and their open pages are told; the finished one keeps the name it was played
+    under, and a chosen name stays."""
+    org, ana, bo, cy, dee = await people(event_app, "Org", "Ana", "Bo", "Cy", "Dee")
+    waiting = (await create(org, name="Next week"))["id"]
+    running = (await create(org, name="Tonight", grace_seconds=600))["id"]
+    over = (await create(org, name="Last week"))["id"]
+    for event in (waiting, running, over):
+        await register_pair(ana, bo, event, "bo@example.com")
+    await register_pair(cy, dee, waiting, "dee@example.com")
+    r = await dee.post(f"/api/tournaments/{running}/entries", json={"name": "Ana's fans"})
+    assert r.status_code == 201, r.text
+    await org.post(f"/api/tournaments/{running}/bots", json={"teams": 1, "level": "random"})
+    assert (await org.post(f"/api/tournaments/{running}/start")).status_code == 200
+    assert (await org.post(f"/api/tournaments/{over}/end")).status_code == 200
+    events = (waiting, running, over)
+    versions = {t: (await org.get(f"/api/tournaments/{t}")).json()["version"] for t in events}
+    page = event_app.state.live.subscribe(await me(cy))
+
+    # a change of something else renames nothing
+    assert (await ana.patch("/api/me", json={"card_deck": "large"})).status_code == 200
+    assert (await ana.patch("/api/me", json={"first_name": "Anandi"})).status_code == 200
+    told = [m for m in drain(page) if m["type"] == "tournament_changed"]
+    docs = {t: (await org.get(f"/api/tournaments/{t}")).json() for t in events}
+    assert sorted((m["tournament_id"], m["version"]) for m in told) == sorted(
+        (t, docs[t]["version"]) for t in (waiting, running)
+    )
+    assert docs[over]["version"] == versions[over]
+    names = {t: sorted(e["name"] for e in docs[t]["entries"] if not e["bot"]) for t in events}
+    assert names[waiting] == ["Anandi & Bo", "Cy & Dee"]
+    assert names[running] == ["Ana's fans", "Anandi & Bo"]
+    assert names[over] == ["Ana & Bo"]

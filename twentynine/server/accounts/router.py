@@ -22,6 +22,7 @@ from ..security import (
 )
 from ..settings import Settings
 from ..tables.renamed import rename_at_tables
+from ..tournaments import account_data as tournaments
 from . import data, listing, service
 from .models import User
 from .schemas import (
@@ -167,6 +168,11 @@ async def update_me(
         await listing.tell(request.app.state.live, [fresh.id], "renamed")
         # the tables where they sit show the new name (tables/renamed.py)
         await rename_at_tables(request.app.state.tables, db, fresh.id, old_name, fresh.first_name)
+        # and the team names made of it, in events not finished
+        for event_id, version in await tournaments.rename_entrant(db, fresh.id, old_name):
+            await request.app.state.live.broadcast(
+                {"type": "tournament_changed", "tournament_id": event_id, "version": version}
+            )
     # the person's other open pages (another device) take the new name and choices
     await request.app.state.live.send(
         [fresh.id],

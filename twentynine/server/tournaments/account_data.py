@@ -1,5 +1,6 @@
 """What tournaments keep of an account, for the account's owner: the download of its data,
-the events that hold up its deletion, and its entries let go of when it is deleted."""
+the events that hold up its deletion, its entries let go of when it is deleted, and its team
+names following a new name."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..accounts.service import first_names
 from ..db import utc_iso
 from .models import Entry, Tournament
-from .service import ACTIVE, bump, log
+from .service import ACTIVE, Stale, bump, log
 
 
 async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> list[tuple[int, int]]:
@@ -38,6 +39,47 @@ async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> list[tu
         if changed and t.id not in bumped:  # (one version for both of a pair's entries)
             await bump(db, t)
             bumped[t.id] = t.version
+    return sorted(bumped.items())
+
+
+async def rename_entrant(
+    db: AsyncSession, user_id: int, old: str, tries: int = 3
+) -> list[tuple[int, int]]:
+    """``user_id`` took a new name (stored already; they were ``old``): in events not finished,
+    a team name made of the players' first names says the new one (a finished event keeps the
+    names it was played under, a name the team chose stays). Committed; returns the events
+    changed, each with its new version (their open pages are told)."""
+    for attempt in range(tries):
+        try:
+            return await _rename_entrant(db, user_id, old)
+        except Stale:  # the organiser changed an event meanwhile: read them all again
+            await db.rollback()
+            if attempt == tries - 1:
+                raise
+    return []
+
+
+async def _rename_entrant(db: AsyncSession, user_id: int, old: str) -> list[tuple[int, int]]:
+    rows = await db.execute(
+        select(Entry, Tournament)
+        .join(Tournament, Tournament.id == Entry.tournament_id)
+        .where(
+            (Entry.user_id == user_id) | (Entry.partner_id == user_id),
+            Tournament.status != "finished",
+        )
+    )
+    bumped: dict[int, int] = {}
+    for entry, t in rows.all():
+        players = [i for i in (entry.user_id, entry.partner_id) if i]
+        names = await first_names(db, players)
+        if entry.name != " & ".join(old if i == user_id else names.get(i, "") for i in players):
+            continue
+        entry.name = " & ".join(names.get(i, "") for i in players)
+        log(db, t, user_id, "renamed", entry=entry.id)
+        if t.id not in bumped:
+            await bump(db, t)
+            bumped[t.id] = t.version
+    await db.commit()
     return sorted(bumped.items())
 
 
