@@ -165,6 +165,47 @@ async def test_a_rated_game_is_told_to_the_pages_that_show_the_leaderboard(
         await page.close()
 
 
+async def test_a_rated_players_line_changing_otherwise_is_told_to_the_leaderboards(
+    live: LiveServer,
+) -> None:
+    """A rated player's new name, their account disabled and enabled by an admin, and another's
+    account deleted reach the open leaderboards (``leaderboard_changed``); the same done by
+    someone with no rating does not."""
+    admin = await live.sign_in("admin@example.com", "Admin")  # the first account: an admin
+    players = await people(live)
+    table_id, seat_users = await rated_table(players, ONE_ROUND)
+    await play_out(live, players, table_id)
+    onlooker = await live.sign_in("onlooker@example.com", "Oz")
+    oz_id = int((await onlooker.get("/api/me")).json()["id"])
+    board = await MeSocket(live, None).connect(visitor=True)
+    await board.send({"type": "watch", "leaderboard": True})
+    await board.send({"type": "ping"})
+    await board.next("pong")
+
+    async def told(user_id: int, change: str) -> None:
+        got = await board.next("leaderboard_changed", timeout=1)
+        assert (got["user_id"], got["change"]) == (user_id, change)
+
+    assert (await onlooker.patch("/api/me", json={"first_name": "Ozzie"})).status_code == 200
+    ids = {int((await p.get("/api/me")).json()["id"]): p for p in players}
+    first, second, third = list(ids)[:3]
+    assert set(ids) == set(seat_users)
+    assert (await ids[first].patch("/api/me", json={"first_name": "Pia"})).status_code == 200
+    await told(first, "renamed")  # (nothing came before it for Oz)
+    assert (await admin.post(f"/api/admin/users/{second}/disable")).status_code == 200
+    await told(second, "disabled")
+    assert (await admin.post(f"/api/admin/users/{second}/enable")).status_code == 200
+    await told(second, "enabled")
+    assert (await admin.post(f"/api/admin/users/{oz_id}/disable")).status_code == 200
+    r = await ids[third].post("/api/me/delete", json={"confirm": True})
+    assert r.status_code == 200, r.text
+    await told(third, "deleted")  # (and nothing for Oz's account disabled before it)
+    await board.send({"type": "ping"})
+    await board.next("pong")
+    assert len(board.of("leaderboard_changed")) == 4
+    await board.close()
+
+
 async def play_out(live: LiveServer, players: list[Client], table_id: str) -> int | None:
     socks = [await TableSocket(live, p, table_id).connect() for p in players]
     await play_until(socks, lambda: game_over(socks), timeout=60)

@@ -11,6 +11,7 @@ from ..friends import service as friends
 from ..friends.invitations import tell_redeemed
 from ..friends.notices import tell_links_ended, tell_renamed
 from ..matchmaking import service as matchmaking
+from ..ratings import board
 from ..refusals import refused
 from ..security import (
     CSRF_COOKIE,
@@ -168,6 +169,7 @@ async def update_me(
         await listing.tell(request.app.state.live, [fresh.id], "renamed")
         # the tables where they sit show the new name (tables/renamed.py)
         await rename_at_tables(request.app.state.tables, db, fresh.id, old_name, fresh.first_name)
+        await board.tell_if_rated(request.app.state.live, db, fresh.id, "renamed")
         # and the team names made of it, in events not finished
         for event_id, version in await tournaments.rename_entrant(db, fresh.id, old_name):
             await request.app.state.live.broadcast(
@@ -204,6 +206,7 @@ async def delete_me(
     fresh = await db.get(User, user.id)
     assert fresh is not None
     links = await friends.links_ended_by(db, user.id)
+    rated = await board.has_rating(db, user.id)  # (the rating goes with the account)
     try:
         erased = await data.erase(db, fresh)
     except data.DeleteRefused as e:
@@ -219,6 +222,8 @@ async def delete_me(
         )
     await end_presence(request.app, user.id, "deleted")
     await listing.tell(request.app.state.live, [user.id], "deleted")
+    if rated:
+        await board.tell(request.app.state.live, user.id, "deleted")
     response.delete_cookie(SESSION_COOKIE)
     response.delete_cookie(CSRF_COOKIE)
     return {"deleted": True}

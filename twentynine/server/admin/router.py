@@ -14,6 +14,7 @@ from ..accounts import listing
 from ..accounts.models import User
 from ..accounts.signout import end_presence
 from ..deps import AdminUser, CurrentUser, SessionDep
+from ..ratings import board
 from ..refusals import refused
 from ..tables.errors import MATCH_CLOSES_ITSELF
 from ..tables.models import GameTable
@@ -157,6 +158,7 @@ async def disable_account(
         raise await _refused(db, e) from None
     await end_presence(request.app, user.id, "disabled")
     await listing.tell(request.app.state.live, [user.id], "disabled")
+    await board.tell_if_rated(request.app.state.live, db, user.id, "disabled")
     return await _account(db, user)
 
 
@@ -170,6 +172,7 @@ async def enable_account(
     except service.AdminError as e:
         raise await _refused(db, e) from None
     await listing.tell(request.app.state.live, [user.id], "enabled")
+    await board.tell_if_rated(request.app.state.live, db, user.id, "enabled")
     return await _account(db, user)
 
 

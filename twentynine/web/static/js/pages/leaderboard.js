@@ -1,5 +1,6 @@
 // The leaderboard: the top 100 rated players (ten games or more, one in the last 90 days) and
-// your own place; drawn again whenever a rated game anywhere is rated.
+// your own place; drawn again whenever a rated game anywhere is rated, or a rated player's line
+// changes otherwise (a new name, an account disabled, enabled or deleted).
 import { get } from '../api.js';
 import { onLive, watchLeaderboard } from '../live.js';
 import { h, replace } from '../dom.js';
@@ -34,6 +35,7 @@ export function render(root) {
   };
   draw();
   const stops = [watchLeaderboard(), onLive('ratings_changed', drawSoon),
+    onLive('leaderboard_changed', drawSoon), // a rated player renamed, disabled, deleted …
     onLive('resync', drawSoon)]; // (the channel came back: a rating may have changed meanwhile)
   return () => {
     clearTimeout(soon);
