@@ -141,10 +141,17 @@ async def test_play_rated_ratings_at_the_table_mute_and_the_leaderboard(
 async def test_an_open_leaderboard_follows_a_rated_game_as_it_is_rated(
     web_live: LiveServer, chromium: Browser
 ) -> None:
-    """Ana's leaderboard is open while she plays a rated game on another device: her place
-    there shows the game once it is rated, with no reload (it showed 0 games until one)."""
+    """Ana's leaderboard and her profile are open while she plays a rated game on another
+    device: her place there, and her rating on the profile, show the game once it is rated,
+    with no reload (they showed 0 games until one)."""
     page = await chromium.page(web_live.url)
     await sign_in_ui(page, web_live, "ana@example.com", "Ana")
+    profile = await page.context.new_page()
+    await profile.goto(f"{web_live.url}/#/profile")
+    rated_games = profile.locator(".rating-box .rating-now .muted")
+    await rated_games.wait_for()
+    before = await rated_games.inner_text()
+    assert "0" in before, before
     ana_elsewhere = await web_live.sign_in("ana@example.com", "Ana")
     others = [await web_live.sign_in(f"{n.lower()}@example.com", n) for n in NAMES[1:]]
     await page.goto("/#/leaderboard")
@@ -156,6 +163,7 @@ async def test_an_open_leaderboard_follows_a_rated_game_as_it_is_rated(
     socks = [await TableSocket(web_live, c, table_id).connect() for c in players]
     await play_until(socks, lambda: game_over(socks), timeout=60)
     await place.filter(has_text="after 1 rated games").wait_for(timeout=1000)
+    await profile.locator(".rating-box .rating-now .muted", has_text="1").wait_for(timeout=1000)
     for s in socks:
         await s.close()
     chromium.assert_clean()

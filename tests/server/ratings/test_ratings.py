@@ -144,15 +144,19 @@ async def test_a_rated_game_is_told_to_the_pages_that_show_the_leaderboard(
     visitor = await MeSocket(live, None).connect(visitor=True)
     await visitor.send({"type": "watch", "leaderboard": True})
     elsewhere = await MeSocket(live, players[1]).connect()  # a player's page, not watching
-    for page in (board, visitor):
+    own = await MeSocket(live, players[2]).connect()  # a player's profile: their own figures
+    await own.send({"type": "watch", "history": True})
+    oz_history = await MeSocket(live, onlooker).connect()  # the onlooker's own: not his game
+    await oz_history.send({"type": "watch", "history": True})
+    for page in (board, visitor, own, oz_history):
         await page.send({"type": "ping"})
         await page.next("pong")  # the watch is in
     await play_out(live, players, table_id)
     told = {"type": "ratings_changed", "table_id": table_id, "user_ids": seat_users}
-    for page in (board, visitor):
+    for page in (board, visitor, own):
         got = await page.next("ratings_changed", timeout=1)
         assert {k: got[k] for k in got if k != "_taken"} == told  # not stored: no seq
-    assert elsewhere.of("ratings_changed") == []
+    assert elsewhere.of("ratings_changed") == [] and oz_history.of("ratings_changed") == []
 
     await board.send({"type": "watch", "leaderboard": False})
     await board.send({"type": "ping"})
@@ -161,7 +165,7 @@ async def test_a_rated_game_is_told_to_the_pages_that_show_the_leaderboard(
     await play_out(live, players, table_id)
     await visitor.next("ratings_changed", lambda m: m["table_id"] == table_id, timeout=1)
     assert len(board.of("ratings_changed")) == 1  # it stopped watching: not told again
-    for page in (board, visitor, elsewhere):
+    for page in (board, visitor, elsewhere, own, oz_history):
         await page.close()
 
 

@@ -6,7 +6,7 @@
   ``change``: hosted, opened, seats, filled, started, ended, closed);
 - ``your_turn`` — it is your turn at a table whose page you do not have open;
 - ``ratings_changed`` — a rated game was rated (``table_id``, ``user_ids``: its four players),
-  to the pages that show the leaderboard;
+  to the pages that show the leaderboard, and to its players' pages that show their history;
 - ``deal_recorded`` — a deal you played was recorded (``table_id``, ``deal_id``), to your pages
   that show your history.
 
@@ -71,6 +71,9 @@ class TableNotices:
                 "user_ids": [s.user_id for s in runtime.seats if s.user_id is not None],
             }
             self._spawn(self.live.to_watchers("leaderboard", rated))
+            # and the players' own pages showing their figures (the profile's rating)
+            players = [u for u in rated["user_ids"] if u is not None]
+            self._spawn(self.live.to_watchers("history", rated, players))
         if runtime.status == "closed":
             self.turns.pop(runtime.info.id, None)
         else:

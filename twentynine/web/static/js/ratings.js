@@ -69,7 +69,7 @@ function escapeXml(text) {
 /** The profile's rating section: the figure, games, provisional or not, and the chart. */
 export function ratingSection(userId) {
   const box = h('div', { class: 'rating-box', 'aria-live': 'polite' }, t('loading'));
-  get(`/api/ratings/${userId}`).then((r) => {
+  box.redraw = () => get(`/api/ratings/${userId}`).then((r) => {
     replace(box,
       h('p', { class: 'rating-now' }, h('strong', { 'data-rating': r.rating }, ratingText(r)),
         ' ', h('span', { class: 'muted' }, t('rating_games', { games: r.games }))),
@@ -77,5 +77,6 @@ export function ratingSection(userId) {
       ratingChart(r.history),
       h('p', {}, h('a', { href: '#/leaderboard' }, t('leaderboard'))));
   }).catch((e) => replace(box, h('p', { class: 'error' }, e.message)));
+  box.redraw();
   return box;
 }

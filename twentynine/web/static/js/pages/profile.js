@@ -64,6 +64,7 @@ export function render(root) {
   });
   const stats = h('div', { class: 'stats', 'aria-live': 'polite' }, loading());
   const safety = safetySection();
+  const rating = user.is_guest ? null : ratingSection(user.id);
   const account = h('dl', { class: 'info' },
     h('dt', {}, t('email')), h('dd', {}, user.email || t('guest')),
     h('dt', {}, t('account_tier')), h('dd', {}, t(`tier_${user.is_guest ? 'guest' : user.tier}`)),
@@ -73,7 +74,7 @@ export function render(root) {
     h('section', {}, h('h2', {}, t('your_stats')), stats, h('h2', {}, t('account')), account,
       noticesForm(), yourDataSection()),
     user.is_guest ? null : h('section', { class: 'rating-section' }, h('h2', {}, t('rating')),
-      ratingSection(user.id)),
+      rating),
     h('section', {}, h('h2', {}, t('chat_safety')), safety))));
   const figures = () => get('/api/stats/me').then((s) => replace(stats, [
     ['games', s.games], ['games_won', s.games_won], ['rounds', s.rounds],
@@ -83,7 +84,10 @@ export function render(root) {
     .catch((e) => replace(stats, h('p', { class: 'error' }, e.message)));
   figures();
   // a deal of yours recorded (deal_recorded, below), or the channel back after missing some
-  const stops = [watchHistory(), onLive('resync', () => figures())];
+  const stops = [watchHistory(), onLive('resync', () => {
+    figures();
+    if (rating) rating.redraw();
+  })];
   return {
     cleanup: () => stops.forEach((stop) => stop()),
     /** The account changed (here, or on another device: accountlive.js) or the language did:
@@ -94,6 +98,8 @@ export function render(root) {
     onLive(message) { // notices chosen on another page or device: the boxes follow (live.js)
       if (message.type === 'safety_changed') safety.redraw(); // muted or blocked elsewhere
       if (message.type === 'deal_recorded') figures();
+      if (message.type === 'ratings_changed' && rating
+        && message.user_ids.includes(user.id)) rating.redraw(); // a rated game of yours
       if (message.type !== 'prefs_changed') return;
       for (const [name, on] of [['notice_sound', live.prefs.sound],
         ['notice_notify', live.prefs.notify]]) {
