@@ -92,7 +92,7 @@ async def test_a_team_named_after_its_players_follows_a_new_name(event_app: Fast
     """Ana entered with Bo ("Ana & Bo") in an event not started and one under way, and in one
     that is over; Dee's team chose its name. Ana renames herself: the two events not over say
     "Anandi & Bo", and their open pages are told; the finished one keeps the name it was played
-    under, and a chosen name stays."""
+    under, and a chosen name stays. Her match's table takes the new team name."""
     org, ana, bo, cy, dee = await people(event_app, "Org", "Ana", "Bo", "Cy", "Dee")
     waiting = (await create(org, name="Next week"))["id"]
     running = (await create(org, name="Tonight", grace_seconds=600))["id"]
@@ -102,7 +102,7 @@ async def test_a_team_named_after_its_players_follows_a_new_name(event_app: Fast
     await register_pair(cy, dee, waiting, "dee@example.com")
     r = await dee.post(f"/api/tournaments/{running}/entries", json={"name": "Ana's fans"})
     assert r.status_code == 201, r.text
-    await org.post(f"/api/tournaments/{running}/bots", json={"teams": 1, "level": "random"})
+    await org.post(f"/api/tournaments/{running}/bots", json={"teams": 2, "level": "random"})
     assert (await org.post(f"/api/tournaments/{running}/start")).status_code == 200
     assert (await org.post(f"/api/tournaments/{over}/end")).status_code == 200
     events = (waiting, running, over)
@@ -122,3 +122,13 @@ async def test_a_team_named_after_its_players_follows_a_new_name(event_app: Fast
     assert names[waiting] == ["Anandi & Bo", "Cy & Dee"]
     assert names[running] == ["Ana's fans", "Anandi & Bo"]
     assert names[over] == ["Ana & Bo"]
+    # her match's table is named after the teams: it says the new name too
+    tables = [
+        m["table_id"]
+        for rnd in docs[running]["rounds"]
+        for m in rnd["matches"]
+        if m.get("table_id")
+    ]
+    shown = [(await bo.get(f"/api/tables/{table_id}")).json()["name"] for table_id in tables]
+    assert any("Anandi & Bo" in name for name in shown), shown
+    assert not any("Ana & Bo" in name for name in shown), shown

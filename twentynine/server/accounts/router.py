@@ -168,13 +168,13 @@ async def update_me(
         await tell_renamed(request.app.state.live, db, fresh)
         await listing.tell(request.app.state.live, [fresh.id], "renamed")
         # the tables where they sit show the new name (tables/renamed.py)
-        await rename_at_tables(request.app.state.tables, db, fresh.id, old_name, fresh.first_name)
         await board.tell_if_rated(request.app.state.live, db, fresh.id, "renamed")
-        # and the team names made of it, in events not finished
+        # the team names made of it, in events not finished (and their match tables' names)
         for event_id, version in await tournaments.rename_entrant(db, fresh.id, old_name):
             await request.app.state.live.broadcast(
                 {"type": "tournament_changed", "tournament_id": event_id, "version": version}
             )
+        await rename_at_tables(request.app.state.tables, db, fresh.id, old_name, fresh.first_name)
     # the person's other open pages (another device) take the new name and choices
     await request.app.state.live.send(
         [fresh.id],

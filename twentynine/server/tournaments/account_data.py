@@ -11,7 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts.service import first_names
 from ..db import utc_iso
-from .models import Entry, Tournament
+from ..tables.models import GameTable
+from .models import Entry, Match, Tournament
+from .rounds import match_table_name
 from .service import ACTIVE, Stale, bump, log
 
 
@@ -76,11 +78,31 @@ async def _rename_entrant(db: AsyncSession, user_id: int, old: str) -> list[tupl
             continue
         entry.name = " & ".join(names.get(i, "") for i in players)
         log(db, t, user_id, "renamed", entry=entry.id)
+        await _rename_match_tables(db, t, entry)
         if t.id not in bumped:
             await bump(db, t)
             bumped[t.id] = t.version
     await db.commit()
     return sorted(bumped.items())
+
+
+async def _rename_match_tables(db: AsyncSession, t: Tournament, entry: Entry) -> None:
+    """The open tables of ``entry``'s matches take its new name (stored only: the tables
+    read it when the player's seat is renamed, ``tables/renamed.py``)."""
+    matches = await db.scalars(
+        select(Match).where(
+            Match.tournament_id == t.id,
+            (Match.entry_a == entry.id) | (Match.entry_b == entry.id),
+            Match.table_id.is_not(None),
+        )
+    )
+    for m in matches:
+        table = await db.get(GameTable, m.table_id)
+        if table is None or table.status == "closed" or m.entry_b is None:
+            continue
+        a, b = await db.get(Entry, m.entry_a), await db.get(Entry, m.entry_b)
+        if a is not None and b is not None:
+            table.name = match_table_name(t, m.round_no, a.name, b.name)
 
 
 async def not_over(db: AsyncSession, organiser_id: int) -> list[str]:

@@ -107,6 +107,11 @@ def table_link(t: Tournament, match_url: str = "") -> str:
     return match_url or ("" if t.conference_per_match else t.conference_url)
 
 
+def match_table_name(t: Tournament, round_no: int, team_a: str, team_b: str) -> str:
+    """A match's table: the event, the round and the two teams."""
+    return f"{t.name} · {round_no}: {team_a} – {team_b}"[:80]
+
+
 async def open_round(
     db: AsyncSession, t: Tournament, round_no: int, slots: Sequence[Slot], teams: dict[int, Entry]
 ) -> list[Match]:
@@ -135,7 +140,7 @@ async def open_round(
                 id=new_id(),
                 kind="tournament",
                 host_id=t.organiser_id,
-                name=f"{t.name} · {round_no}: {teams[a].name} – {teams[b].name}"[:80],
+                name=match_table_name(t, round_no, teams[a].name, teams[b].name),
                 rules=rules,
                 conference_url=table_link(t),
                 spectators_see="none",  # a match is watched without seeing any hand
