@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
+
+from twentynine.server.tournaments import account_data
+from twentynine.server.tournaments.service import Stale
 
 from ..conftest import drain
 from .conftest import create, people, register_pair
@@ -132,3 +136,36 @@ async def test_a_team_named_after_its_players_follows_a_new_name(event_app: Fast
     shown = [(await bo.get(f"/api/tables/{table_id}")).json()["name"] for table_id in tables]
     assert any("Anandi & Bo" in name for name in shown), shown
     assert not any("Ana & Bo" in name for name in shown), shown
+
+
+async def test_a_new_name_waits_out_an_organiser_changing_the_event(
+    event_app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The event's version was taken meanwhile (the organiser changed it): the team name is
+    read and renamed again, once; the profile's change itself never fails over it."""
+    org, ana, bo = await people(event_app, "Org", "Ana", "Bo")
+    event = (await create(org, name="Next week"))["id"]
+    await register_pair(ana, bo, event, "bo@example.com")
+    version = (await org.get(f"/api/tournaments/{event}")).json()["version"]
+    real_bump, calls = account_data.bump, []
+
+    async def raced(db: Any, t: Any) -> None:
+        calls.append(t.id)
+        if len(calls) == 1:
+            raise Stale("taken meanwhile")
+        await real_bump(db, t)
+
+    monkeypatch.setattr(account_data, "bump", raced)
+    assert (await ana.patch("/api/me", json={"first_name": "Anandi"})).status_code == 200
+    doc = (await org.get(f"/api/tournaments/{event}")).json()
+    assert [e["name"] for e in doc["entries"]] == ["Anandi & Bo"]
+    assert doc["version"] == version + 1 and calls == [event, event]
+
+    async def always(db: Any, t: Any) -> None:
+        raise Stale("taken meanwhile")
+
+    monkeypatch.setattr(account_data, "bump", always)
+    assert (await ana.patch("/api/me", json={"first_name": "Ana"})).status_code == 200
+    doc = (await org.get(f"/api/tournaments/{event}")).json()
+    assert [e["name"] for e in doc["entries"]] == ["Anandi & Bo"]  # left as it was
+    assert (await ana.get("/api/me")).json()["first_name"] == "Ana"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..admin.tables import close_table
 from ..deps import CurrentUser, SessionDep, SettingsDep, user_from_token
@@ -164,17 +165,9 @@ async def update_me(
     for key, value in body.model_dump(exclude_none=True).items():
         setattr(fresh, key, value.strip() if isinstance(value, str) else value)
     await db.commit()
-    if fresh.first_name != old_name:  # the friends lists and the admins' list show it
-        await tell_renamed(request.app.state.live, db, fresh)
-        await listing.tell(request.app.state.live, [fresh.id], "renamed")
-        # the tables where they sit show the new name (tables/renamed.py)
-        await board.tell_if_rated(request.app.state.live, db, fresh.id, "renamed")
-        # the team names made of it, in events not finished (and their match tables' names)
-        for event_id, version in await tournaments.rename_entrant(db, fresh.id, old_name):
-            await request.app.state.live.broadcast(
-                {"type": "tournament_changed", "tournament_id": event_id, "version": version}
-            )
-        await rename_at_tables(request.app.state.tables, db, fresh.id, old_name, fresh.first_name)
+    if fresh.first_name != old_name:
+        await _renamed(request, db, fresh, old_name)
+        await db.refresh(fresh)  # (a retried team name may have rolled the session back)
     # the person's other open pages (another device) take the new name and choices
     await request.app.state.live.send(
         [fresh.id],
@@ -186,6 +179,21 @@ async def update_me(
         },
     )
     return user_out(fresh)
+
+
+async def _renamed(request: Request, db: AsyncSession, user: User, old_name: str) -> None:
+    """Everything that shows the name follows the new one (it is stored already)."""
+    live, user_id, name = request.app.state.live, user.id, user.first_name
+    await tell_renamed(live, db, user)  # the friends lists
+    await listing.tell(live, [user_id], "renamed")  # the admins' list of accounts
+    await board.tell_if_rated(live, db, user_id, "renamed")  # the leaderboard
+    # the team names made of it, in events not finished (and their match tables' names)
+    for event_id, version in await tournaments.rename_entrant(db, user_id, old_name):
+        await live.broadcast(
+            {"type": "tournament_changed", "tournament_id": event_id, "version": version}
+        )
+    # the tables where they sit (tables/renamed.py)
+    await rename_at_tables(request.app.state.tables, db, user_id, old_name, name)
 
 
 @router.get("/api/me/data")

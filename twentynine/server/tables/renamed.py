@@ -45,4 +45,6 @@ async def rename_at_tables(
             changed += await runtime.rename(user_id, new)
         except TableError as e:  # closed meanwhile: nothing there to rename
             log.info("table %s: seat not renamed: %s", table_id, e)
+        except Exception:  # the new name is stored: the seat shows it when next loaded
+            log.exception("table %s: seat not renamed", table_id)
     return changed
