@@ -342,10 +342,8 @@ async def test_refusals_are_in_the_page_language(web_live: LiveServer, chromium:
 
 
 # -- two members at a public table ----------------------------------------------------------------
-async def test_two_players_at_a_public_table(web_live: LiveServer, chromium: Browser) -> None:
-    """Asha opens a table with an open seat; Babu sits down last. Nobody is "away"; Asha's
-    reset is told to Babu; Babu's reload keeps the deal's log; Babu leaves mid-game and the
-    seat is a bot's for good, with no countdown; Asha's "Close the table" asks first."""
+async def asha_and_babu(web_live: LiveServer, chromium: Browser) -> tuple[Any, Any, str]:
+    """Asha's page and Babu's, each signed in, and a public table of Asha's (seat 1 open)."""
     asha = await chromium.page(web_live.url)
     babu = await chromium.page(web_live.url)
     await sign_in_ui(asha, web_live, "asha@example.com", "Asha")
@@ -353,13 +351,21 @@ async def test_two_players_at_a_public_table(web_live: LiveServer, chromium: Bro
     table = await asha.evaluate(
         OPEN_TABLE, {"kind": "public", "seats": ["me", "open", "bot:random", "bot:random"]}
     )
-    await asha.goto(f"/#/table/{table['id']}")
+    return asha, babu, str(table["id"])
+
+
+async def test_two_players_at_a_public_table(web_live: LiveServer, chromium: Browser) -> None:
+    """Asha opens a table with an open seat; Babu sits down last. Nobody is "away"; Asha's
+    reset is told to Babu; Babu's reload keeps the deal's log; Babu leaves mid-game and the
+    seat is a bot's for good, with no countdown; Asha's "Close the table" asks first."""
+    asha, babu, table_id = await asha_and_babu(web_live, chromium)
+    await asha.goto(f"/#/table/{table_id}")
     await asha.locator(f"{TABLE}[data-status=waiting]").wait_for()
     seat = asha.locator(".seat[data-seat='1']")
     assert await seat.locator(".seat-name .name").inner_text() == "Open seat"
     assert "Asha" in await asha.locator(".table-title strong").inner_text()
 
-    await babu.goto(f"/#/table/{table['id']}")
+    await babu.goto(f"/#/table/{table_id}")
     await babu.get_by_role("button", name="Sit here").click()
     await babu.locator(f"{TABLE}[data-status=playing][data-spectator=false]").wait_for()
     await asha.locator(f"{TABLE}[data-status=playing]").wait_for()
@@ -461,14 +467,8 @@ async def test_a_new_name_reaches_an_open_table_page(
 ) -> None:
     """Asha waits at her table; Babu's page shows it. Asha takes a new name in another tab:
     Babu's page names her seat and her table by it, and says so in the log, with no reload."""
-    asha = await chromium.page(web_live.url)
-    babu = await chromium.page(web_live.url)
-    await sign_in_ui(asha, web_live, "asha@example.com", "Asha")
-    await sign_in_ui(babu, web_live, "babu@example.com", "Babu")
-    table = await asha.evaluate(
-        OPEN_TABLE, {"kind": "public", "seats": ["me", "open", "bot:random", "bot:random"]}
-    )
-    await babu.goto(f"/#/table/{table['id']}")
+    asha, babu, table_id = await asha_and_babu(web_live, chromium)
+    await babu.goto(f"/#/table/{table_id}")
     await babu.locator(f"{TABLE}[data-status=waiting]").wait_for()
     seat = babu.locator(".seat[data-seat='0'] .seat-name .name")
     assert await seat.inner_text() == "Asha"

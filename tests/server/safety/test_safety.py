@@ -171,11 +171,18 @@ async def test_a_block_that_ends_a_friendship_or_a_request_is_told_to_both(app: 
     mine = (await ann.get("/api/friends")).json()
     assert mine["friends"] == mine["incoming"] == mine["outgoing"] == []
 
-    # blocking again, unblocking and muting end nothing more, and tell nothing
+    # blocking again, unblocking and muting end nothing more, and tell the others nothing (Ann's
+    # own pages hear of each change to her lists)
     assert (await ann.put(f"/api/safety/blocks/{bo_id}")).status_code == 200
     assert (await ann.delete(f"/api/safety/blocks/{bo_id}")).status_code == 200
     assert (await ann.put(f"/api/safety/mutes/{cy_id}")).status_code == 200
-    assert all(drain(q) == [] for q in pages.values())
+    told = {uid: drain(q) for uid, q in pages.items()}
+    assert [(m["type"], m["what"], m["on"]) for m in told.pop(ann_id)] == [
+        ("safety_changed", "block", True),
+        ("safety_changed", "block", False),
+        ("safety_changed", "mute", True),
+    ]
+    assert all(messages == [] for messages in told.values())
 
 
 async def test_bad_mute_and_block_requests_change_nothing(app: FastAPI) -> None:

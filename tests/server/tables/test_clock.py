@@ -71,7 +71,7 @@ class MemoryStore:
 
     def __init__(self, table_id: str, seats: list[Seat]) -> None:
         self.row = SimpleNamespace(
-            id=table_id, version=0, status="waiting", state=None, conference_url=""
+            id=table_id, version=0, status="waiting", state=None, conference_url="", name="Clock"
         )
         self.seats = [(i, s.user_id, s.bot, s.joined) for i, s in enumerate(seats)]
 

@@ -15,14 +15,17 @@ from .wsclient import TableSocket, play_until, unexpected_errors
 ONE_ROUND = {"preset": "standard", "options": {"game_end": "match_rounds", "match_rounds": 1}}
 
 
-async def solo_match(live: LiveServer, email: str) -> tuple[Client, str]:
+async def solo_match(
+    live: LiveServer, email: str, rules: dict[str, Any] = ONE_ROUND
+) -> tuple[Client, str]:
+    """Mira at a public table of three random bots, one deal a game unless ``rules`` say."""
     me = await live.sign_in(email, "Mira")
     r = await me.post(
         "/api/tables",
         json={
             "kind": "public",
             "seats": ["me", "bot:random", "bot:random", "bot:random"],
-            "rules": ONE_ROUND,
+            "rules": rules,
         },
     )
     assert r.status_code == 201, r.text

@@ -11,6 +11,18 @@ from .test_public import ALL_BOTS, events, info
 from .wsclient import TableSocket, deal_in_play, play_until, unexpected_errors
 
 
+async def ana_and_bo(live_pair: tuple[LiveServer, LiveServer]) -> tuple[Client, Client, str]:
+    """Ana signed in on process a, Bo on b, and a public table of Ana's with three open seats."""
+    a, b = live_pair
+    ana = await a.sign_in("ana@example.com", "Ana")
+    bo = b.same_person(await a.sign_in("bo@example.com", "Bo"))
+    r = await ana.post(
+        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
+    )
+    assert r.status_code == 201, r.text
+    return ana, bo, str(r.json()["id"])
+
+
 async def test_two_processes_serve_one_table(live_pair: tuple[LiveServer, LiveServer]) -> None:
     a, b = live_pair
     names = ["Host", "Ana", "Bo", "Cy"]
@@ -74,13 +86,7 @@ async def test_a_seat_connected_on_the_other_process_is_drawn_as_here(
     """Ana's page is on process a, Bo's on b: each page draws the other's seat as connected
     (not away), and sees it go and come back, within a second, though no change is stored."""
     a, b = live_pair
-    ana = await a.sign_in("ana@example.com", "Ana")
-    bo = b.same_person(await a.sign_in("bo@example.com", "Bo"))
-    r = await ana.post(
-        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
-    )
-    assert r.status_code == 201, r.text
-    table_id = r.json()["id"]
+    ana, bo, table_id = await ana_and_bo(live_pair)
     assert (await bo.post(f"/api/tables/{table_id}/join", json={"seat": 1})).status_code == 200
 
     def connected(sock: TableSocket, seat: int) -> bool:
@@ -137,13 +143,7 @@ async def test_a_new_name_made_on_one_process_reaches_the_table_on_the_other(
     """Ana sits at her table through process a; she renames herself through b. Bo's page on
     b and her own on a show the new name within a second, and her chat on a carries it."""
     a, b = live_pair
-    ana = await a.sign_in("ana@example.com", "Ana")
-    bo = b.same_person(await a.sign_in("bo@example.com", "Bo"))
-    r = await ana.post(
-        "/api/tables", json={"kind": "public", "seats": ["me", "open", "open", "open"]}
-    )
-    assert r.status_code == 201, r.text
-    table_id = r.json()["id"]
+    ana, bo, table_id = await ana_and_bo(live_pair)
     ana_page = await TableSocket(a, ana, table_id).connect()
     bo_page = await TableSocket(b, bo, table_id).connect()
     r = await b.same_person(ana).patch("/api/me", json={"first_name": "Anandi"})
