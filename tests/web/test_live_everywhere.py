@@ -5,12 +5,14 @@ notice choices and a new name on the person's own other device."""
 from __future__ import annotations
 
 import asyncio
-import re
+from typing import Any
 
 from ..server.conftest import LiveServer
+from ..server.tables.test_mends import solo_match
 from ..server.tables.wsclient import TableSocket, play_until
 from .conftest import Browser, sign_in_ui
 from .test_live import mark_no_reload, not_reloaded
+from .test_live_notices import LiveChannelHand
 
 
 async def test_the_admins_list_of_accounts_follows_sign_ups_and_changes(
@@ -147,26 +149,17 @@ async def test_the_history_tab_and_profile_figures_follow_each_deal(
     await sign_in_ui(history, web_live, "mira@example.com", "Mira")
     profile = await history.context.new_page()
     await profile.goto(f"{web_live.url}/#/profile")
-    rounds = profile.locator("[data-stat=rounds] strong")
-    await rounds.wait_for()
-    assert await rounds.inner_text() == "0"
+    games = profile.locator("[data-stat=games] strong")
+    await games.wait_for()
+    assert await games.inner_text() == "0"
     await history.goto("/#/dashboard/history")
     await history.get_by_text("No deals yet.").wait_for()
     for page in (history, profile):
         await mark_no_reload(page)
 
-    mira = await web_live.sign_in("mira@example.com", "Mira")
     rules = {"preset": "standard", "options": {"game_end": "match_rounds", "match_rounds": 3}}
-    r = await mira.post(
-        "/api/tables",
-        json={
-            "kind": "solo",
-            "seats": ["me", "bot:random", "bot:random", "bot:random"],
-            "rules": rules,
-        },
-    )
-    assert r.status_code == 201, r.text
-    sock = await TableSocket(web_live, mira, str(r.json()["id"])).connect()
+    mira, table_id = await solo_match(web_live, "mira@example.com", rules)
+    sock = await TableSocket(web_live, mira, table_id).connect()
     await play_until([sock], lambda: sock.seen_event("round_ended"), timeout=60)
     recorded = 0
     for _ in range(50):  # the deal is stored just after its last card's change is sent
@@ -177,11 +170,43 @@ async def test_the_history_tab_and_profile_figures_follow_each_deal(
     assert recorded >= 1
     assert sock.state is not None and not sock.state["table"]["game"]["over"]
     await history.locator("tr[data-deal]").nth(recorded - 1).wait_for(timeout=1000)
-    # (a deal recorded counts in her rounds, whatever else was recorded meanwhile)
-    await profile.locator("[data-stat=rounds] strong", has_text=re.compile(r"^[1-9]")).wait_for(
-        timeout=1000
-    )
+    # (any deal recorded, void or not, makes the game one of hers)
+    await profile.locator("[data-stat=games] strong", has_text="1").wait_for(timeout=1000)
     for page in (history, profile):
         assert await not_reloaded(page)
     await sock.close()
+    chromium.assert_clean()
+
+
+async def test_a_page_loaded_on_a_topic_follows_it_once_its_channel_opens(
+    web_live: LiveServer, chromium: Browser
+) -> None:
+    """A page loaded straight onto the leaderboard or the profile starts following its topic
+    before its live channel is open: the watch goes out once it opens, and again after the
+    channel drops and comes back (only the lobby's, the counts' and the tables' did)."""
+    page = await chromium.page(web_live.url)
+    channel = await LiveChannelHand.on(page)
+    await sign_in_ui(page, web_live, "mira@example.com", "Mira")
+    watchers = web_live.app.state.live.watchers
+
+    async def following(topic: str, not_these: frozenset[Any] = frozenset()) -> frozenset[Any]:
+        """The pages following ``topic``, once one that is not ``not_these`` does."""
+        for _ in range(50):
+            pages = frozenset(watchers.get(topic, ()))
+            if pages - not_these:
+                return pages
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"no new page follows {topic}")
+
+    for path, topic in (("#/leaderboard", "leaderboard"), ("#/profile", "history")):
+        await page.goto(f"{web_live.url}/?load={topic}{path}")  # a new page load
+        before = await following(topic)
+        opened = len(channel.sockets)
+        await channel.sockets[-1].close(code=1011, reason="test drop")  # it reconnects by itself
+        for _ in range(50):
+            if len(channel.sockets) > opened:
+                break
+            await asyncio.sleep(0.1)
+        assert len(channel.sockets) > opened
+        await following(topic, not_these=before)  # the new socket's page
     chromium.assert_clean()

@@ -130,7 +130,8 @@ function connect() {
   ws = socket;
   socket.onopen = () => {
     attempt = 0;
-    if (watchers.lobby > 0 || watchers.counts > 0 || watchers.tables > 0) sendWatch();
+    // what this page follows, again: a new socket (first or after a drop) follows nothing yet
+    if (Object.values(watchers).some((n) => n > 0)) sendWatch();
     clearInterval(pinger);
     pinger = setInterval(() => {
       if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}');
