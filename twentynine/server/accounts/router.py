@@ -25,6 +25,7 @@ from ..security import (
 from ..settings import Settings
 from ..tables.renamed import rename_at_tables
 from ..tournaments import account_data as tournaments
+from ..tournaments.service import changed_message
 from . import data, listing, service
 from .models import User
 from .schemas import (
@@ -189,9 +190,7 @@ async def _renamed(request: Request, db: AsyncSession, user: User, old_name: str
     await board.tell_if_rated(live, db, user_id, "renamed")  # the leaderboard
     # the team names made of it, in events not finished (and their match tables' names)
     for event_id, version in await tournaments.rename_entrant(db, user_id, old_name):
-        await live.broadcast(
-            {"type": "tournament_changed", "tournament_id": event_id, "version": version}
-        )
+        await live.broadcast(changed_message(event_id, version))
     # the tables where they sit (tables/renamed.py)
     await rename_at_tables(request.app.state.tables, db, user_id, old_name, name)
 
@@ -225,9 +224,7 @@ async def delete_me(
     for table_id in erased.hosted:  # a game nobody can host any more ends
         await close_table(request.app, table_id)
     for event_id, version in erased.events:  # its entries left them: their open pages follow
-        await request.app.state.live.broadcast(
-            {"type": "tournament_changed", "tournament_id": event_id, "version": version}
-        )
+        await request.app.state.live.broadcast(changed_message(event_id, version))
     await end_presence(request.app, user.id, "deleted")
     await listing.tell(request.app.state.live, [user.id], "deleted")
     if rated:

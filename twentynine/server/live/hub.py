@@ -326,7 +326,7 @@ class LiveHub:
             return
         data = encode(message)
         for sub in list(watching):
-            if user_ids is not None and getattr(sub, "user_id", None) not in user_ids:
+            if user_ids is not None and sub.user_id not in user_ids:
                 continue
             try:
                 sub.deliver(message, data)

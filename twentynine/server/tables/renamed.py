@@ -23,15 +23,15 @@ async def rename_at_tables(
 ) -> int:
     """Give ``user_id``'s seats at their open tables the name ``new`` (they were ``old``);
     how many tables changed."""
-    for kind in ("hosted", "public"):  # (every kind but "hosted" shares one default)
-        kinds = GameTable.kind == "hosted" if kind == "hosted" else GameTable.kind != "hosted"
+    # the two defaults: "Asha's game" (hosted) and "Asha's table" (every other kind)
+    for kind, of_kind in (("hosted", GameTable.kind == "hosted"), ("", GameTable.kind != "hosted")):
         await db.execute(
             update(GameTable)
             .where(
                 GameTable.host_id == user_id,
                 GameTable.status != "closed",
+                of_kind,
                 GameTable.name == default_name(kind, old),
-                kinds,
             )
             .values(name=default_name(kind, new))
         )

@@ -15,7 +15,7 @@ from ..db import utc_iso
 from ..tables.models import GameTable
 from .models import Entry, Match, Tournament
 from .rounds import match_table_name
-from .service import ACTIVE, Stale, bump, log
+from .service import ACTIVE, Stale, bump, log, players_name
 
 logger = logging.getLogger("twentynine.tournaments")
 
@@ -32,11 +32,10 @@ async def forget_entrant(db: AsyncSession, user_id: int, former: str) -> list[tu
     )
     bumped: dict[int, int] = {}
     for entry, t in rows.all():
-        players = [i for i in (entry.user_id, entry.partner_id) if i]
-        names = await first_names(db, players)
-        changed = entry.name == " & ".join(names.get(i, "") for i in players)
+        names = await first_names(db, (entry.user_id, entry.partner_id))
+        changed = entry.name == players_name(entry, names)
         if changed:
-            entry.name = " & ".join(former if i == user_id else names.get(i, "") for i in players)
+            entry.name = players_name(entry, {**names, user_id: former})
         if t.status == "registration" and entry.status in ACTIVE:
             entry.status = "withdrawn"
             log(db, t, None, "withdrawn", entry=entry.id, account_deleted=True)
@@ -74,11 +73,10 @@ async def _rename_entrant(db: AsyncSession, user_id: int, old: str) -> list[tupl
     )
     bumped: dict[int, int] = {}
     for entry, t in rows.all():
-        players = [i for i in (entry.user_id, entry.partner_id) if i]
-        names = await first_names(db, players)
-        if entry.name != " & ".join(old if i == user_id else names.get(i, "") for i in players):
+        names = await first_names(db, (entry.user_id, entry.partner_id))
+        if entry.name != players_name(entry, {**names, user_id: old}):
             continue
-        entry.name = " & ".join(names.get(i, "") for i in players)
+        entry.name = players_name(entry, names)
         log(db, t, user_id, "renamed", entry=entry.id)
         await _rename_match_tables(db, t, entry)
         if t.id not in bumped:

@@ -31,7 +31,7 @@ from .documents import deals_by_table, final_ranking, live_score, matches_of, ta
 from .models import Entry, Match, Tournament
 from .results import MatchScore
 from .rounds import next_slots, open_round
-from .service import Stale, bump, entries_of
+from .service import Stale, bump, changed_message, entries_of
 
 log = logging.getLogger("twentynine.tournaments")
 
@@ -257,12 +257,7 @@ class TournamentOwner:
             if stepped:
                 await bump(db, t)
                 await db.commit()
-                notices.append(
-                    (
-                        None,
-                        {"type": "tournament_changed", "tournament_id": t.id, "version": t.version},
-                    )
-                )
+                notices.append((None, changed_message(t.id, t.version)))
         return table_steps, notices
 
     async def _table_step(self, what: str, table_id: str) -> None:

@@ -65,9 +65,7 @@ async def _tournament(db: Any, tournament_id: int) -> Tournament:
 
 async def changed(request: Request, t: Tournament) -> None:
     """Tell every open page (the tournament's, the dashboards' lists) that it changed."""
-    await request.app.state.live.broadcast(
-        {"type": "tournament_changed", "tournament_id": t.id, "version": t.version}
-    )
+    await request.app.state.live.broadcast(service.changed_message(t.id, t.version))
 
 
 @router.post("", status_code=201)

@@ -34,6 +34,18 @@ def fail(status: int, detail: str, reason: str | None = None) -> AccessError:
     return AccessError(status, detail, reason)
 
 
+def changed_message(tournament_id: int, version: int) -> dict[str, Any]:
+    """What every open page (the event's, the lists of events) is told once ``version`` of the
+    event is stored."""
+    return {"type": "tournament_changed", "tournament_id": tournament_id, "version": version}
+
+
+def players_name(entry: Entry, names: dict[int, str]) -> str:
+    """The team name an entry has when its players gave none: their first names (``names``,
+    by id), "Ana & Bo"."""
+    return " & ".join(names.get(i, "") for i in (entry.user_id, entry.partner_id) if i)
+
+
 async def bump(db: AsyncSession, t: Tournament) -> None:
     """Claim the next version of ``t`` (compare-and-set); raises ``Stale`` if it was taken."""
     done = await db.execute(
@@ -250,14 +262,13 @@ async def replace(
             409, f"{new.first_name} is already registered in this tournament", "already_entered"
         )
     names = await first_names(db, (entry.user_id, entry.partner_id))
-    default = " & ".join(names.get(i, "") for i in (entry.user_id, entry.partner_id) if i)
+    default = players_name(entry, names)
     if entry.user_id == old:
         entry.user_id = new.id
     else:
         entry.partner_id = new.id
     if entry.name == default:  # the name was the players' names: it follows them
-        names[new.id] = new.first_name
-        entry.name = " & ".join(names[i] for i in (entry.user_id, entry.partner_id) if i)
+        entry.name = players_name(entry, {**names, new.id: new.first_name})
     await bump(db, t)
     log(db, t, user.id, "replaced", entry=entry.id, out=old, into=new.id)
     await db.commit()
