@@ -292,7 +292,8 @@ async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(
 ) -> None:
     """A rated game played through process one reaches a leaderboard open on process two, and
     each of its deals a player's History tab there; a block and an account's deletion made
-    there reach the other people's pages on process two (their friends lists drop them)."""
+    there reach the other people's pages on process two (their friends lists drop them), the
+    blocker's own page there, and (with a rated player's new name) the leaderboard there."""
     one, two = two_processes
     await one.sign_in("ada@example.com", "Ada")  # the first account, the admin (may not go)
     ana = await one.sign_in("ana@example.com", "Ana")
@@ -302,6 +303,7 @@ async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(
     await befriend(ana, cy, "cy@example.com")
     bo_page = await MeSocket(two, two.same_person(bo)).connect()
     cy_page = await MeSocket(two, two.same_person(cy)).connect()
+    ana_page = await MeSocket(two, two.same_person(ana)).connect()
     board = await MeSocket(two, two.same_person(dee)).connect()
     await board.send({"type": "watch", "leaderboard": True})
     dee_history = await MeSocket(two, two.same_person(dee)).connect()
@@ -323,13 +325,20 @@ async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(
     assert board.of("deal_recorded") == [] and bo_page.of("deal_recorded") == []
     for sock in socks:
         await sock.close()
+    assert (await cy.patch("/api/me", json={"first_name": "Cyrus"})).status_code == 200
+    renamed = await board.next("leaderboard_changed", timeout=2)
+    assert (renamed["user_id"], renamed["change"]) == (ids[2], "renamed")
 
     assert (await ana.put(f"/api/safety/blocks/{ids[1]}")).status_code == 200
     told = await bo_page.next("friend_removed", timeout=2)
     assert (told["user_id"], told["name"]) == (ids[0], "Ana")
+    mine = await ana_page.next("safety_changed", timeout=2)
+    assert (mine["what"], mine["user_id"], mine["on"]) == ("block", ids[1], True)
 
     assert (await ana.post("/api/me/delete", json={"confirm": True})).status_code == 200
     gone = await cy_page.next("friend_removed", timeout=2)
     assert (gone["user_id"], gone["name"]) == (ids[0], FORMER_PLAYER)
-    for page in (bo_page, cy_page, board, dee_history):
+    left = await board.next("leaderboard_changed", lambda m: m["change"] == "deleted", 2)
+    assert left["user_id"] == ids[0]
+    for page in (bo_page, cy_page, ana_page, board, dee_history):
         await page.close()
