@@ -146,7 +146,8 @@ async def test_last_to_join_is_not_away_and_leaving_leaves_no_countdown(
 
 async def test_a_new_name_reaches_the_tables_where_the_player_sits(live: LiveServer) -> None:
     """A seated player who renames themselves is shown by the new name at once to everyone at
-    their open tables (and says it in the chat), not after they sit again."""
+    their open tables (and says it in the chat), not after they sit again; a viewer's chat
+    lines carry their new name too."""
     me, table_id = await solo_match(live, "mira@example.com")
     other = await open_table(me, BOTS_AND_OPEN)  # a second table of hers, still waiting
     viewer = await live.sign_in("sam@example.com", "Sam")
@@ -189,6 +190,10 @@ async def test_a_new_name_reaches_the_tables_where_the_player_sits(live: LiveSer
     await mine.send({"type": "chat", "text": "hello"})
     await asyncio.wait_for(_chat_from(watching, "hello"), 2)
     assert watching.chat[-1]["name"] == "Mirabai"
+    # a viewer who took a new name after his socket opened speaks under it too
+    await watching.send({"type": "chat", "text": "hi, Mirabai"})
+    await asyncio.wait_for(_chat_from(mine, "hi, Mirabai"), 2)
+    assert mine.chat[-1]["name"] == "Samir" and mine.chat[-1]["spectator"] is True
     late = await TableSocket(live, viewer, table_id).connect()
     assert late.state is not None
     assert late.state["table"]["seats"][seat]["name"] == "Mirabai"

@@ -35,9 +35,6 @@ class Remote(TableParts):
             seat.takeover_at = None
             seat.timeouts = 0
             seat.name = seat_name(s.user_id, s.bot, names)
-        for conn in self.conns:  # a seated player's chat lines carry the name they have now
-            if conn.user_id in names:
-                conn.name = names[conn.user_id]
         self.version = row.version
         self.status = row.status
         self.info.conference_url = row.conference_url  # (``relink``)

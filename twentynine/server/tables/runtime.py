@@ -256,6 +256,11 @@ class TableRuntime(
                 raise TableError(
                     "too_long", f"chat lines are at most {self.settings.chat_max_length} characters"
                 )
+            # the name they have now: one who took a new name since their socket opened, a
+            # viewer as much as a player, on whichever process, speaks under it
+            if conn.user_id is not None:
+                names = await self.store.names([conn.user_id])
+                conn.name = names.get(conn.user_id, conn.name)
             row = await self.store.add_chat(
                 self.info.id, conn.user_id, conn.name, conn.spectator, line
             )

@@ -113,10 +113,10 @@ class SeatCommands(TableParts):
         return result
 
     async def rename(self, user_id: int, name: str) -> bool:
-        """``user_id`` took a new name: their seat shows it to everyone at the table, their
-        chat lines here carry it, and the table takes its stored name again (a table named
-        after its host is renamed with them, see ``renamed.py``). False when they have no seat
-        or the table is closed."""
+        """``user_id`` took a new name: their seat shows it to everyone at the table, and the
+        table takes its stored name again (a table named after its host is renamed with them,
+        see ``renamed.py``). (Their chat lines carry it anyway: ``chat`` reads the name.) False
+        when they have no seat or the table is closed."""
 
         async def command() -> bool:
             seat_no = self.seat_of(user_id)
@@ -127,9 +127,6 @@ class SeatCommands(TableParts):
                 self.info.name = loaded[0].name
             old = self.seats[seat_no].name
             self.seats[seat_no].name = name
-            for conn in self.conns:
-                if conn.user_id == user_id:
-                    conn.name = name
             await self._commit([{"type": "seat_renamed", "seat": seat_no, "old": old}])
             return True
 
