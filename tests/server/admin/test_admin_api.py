@@ -234,6 +234,7 @@ async def test_a_tier_request_from_asking_to_granted(app: FastAPI) -> None:
     assert told[1] == {
         "type": "account_changed",
         "user_id": bea_id,
+        "name": "Bea",
         "tier": "standard",
         "is_admin": False,
     }

@@ -483,10 +483,21 @@ async def test_a_new_name_reaches_the_friends_lists_that_show_it(live: LiveServe
     await befriend(a, b, "bo@example.com", a_id)
     await ask(a, "cai@example.com")  # not answered yet: Cai's list shows Asha's request
     pages = {who: await MeSocket(live, c).connect() for who, c in (("b", b), ("c", c), ("d", d))}
+    a_page = await MeSocket(live, a).connect()  # her own page, open since before
+    online = await pages["b"].next("presence", lambda m: m["user_id"] == a_id, timeout=1)
+    assert online["name"] == "Asha"
     assert (await a.patch("/api/me", json={"first_name": "Ashalata"})).status_code == 200
     for who in ("b", "c"):
         got = await pages[who].next("friend_renamed", timeout=1)
         assert got["user_id"] == a_id and got["name"] == "Ashalata"
+    mine = await a_page.next("account_changed", timeout=1)
+    assert mine["user_id"] == a_id and mine["name"] == "Ashalata"
+    # her state, told later, carries the new name too (not the one her page opened with)
+    await a_page.close()
+    offline = await pages["b"].next(
+        "presence", lambda m: m["user_id"] == a_id and m["state"] == "offline", timeout=2
+    )
+    assert offline["name"] == "Ashalata"
     # a change of something else (the deck) says nothing of a name
     assert (await a.patch("/api/me", json={"card_deck": "large"})).status_code == 200
     await asyncio.sleep(0.3)

@@ -28,6 +28,7 @@ from ..tournaments import account_data as tournaments
 from ..tournaments.service import changed_message
 from . import data, listing, service
 from .models import User
+from .notices import tell_changed
 from .schemas import (
     CodeRequest,
     DeleteAccountIn,
@@ -170,15 +171,7 @@ async def update_me(
         await _renamed(request, db, fresh, old_name)
         await db.refresh(fresh)  # (a retried team name may have rolled the session back)
     # the person's other open pages (another device) take the new name and choices
-    await request.app.state.live.send(
-        [fresh.id],
-        {
-            "type": "account_changed",
-            "user_id": fresh.id,
-            "tier": fresh.tier,
-            "is_admin": fresh.is_admin,
-        },
-    )
+    await tell_changed(request.app.state.live, fresh)
     return user_out(fresh)
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..accounts import listing
 from ..accounts.models import User
+from ..accounts.notices import tell_changed
 from ..accounts.signout import end_presence
 from ..deps import AdminUser, CurrentUser, SessionDep
 from ..ratings import board
@@ -71,15 +72,7 @@ async def _tell_account(request: Request, user: User, change: str) -> None:
     """The person's open pages learn their account changed (tier, admin), and the admins'
     lists of accounts that it did (``change``)."""
     await listing.tell(request.app.state.live, [user.id], change)
-    await request.app.state.live.send(
-        [user.id],
-        {
-            "type": "account_changed",
-            "user_id": user.id,
-            "tier": user.tier,
-            "is_admin": user.is_admin,
-        },
-    )
+    await tell_changed(request.app.state.live, user)
 
 
 # -- a person's own request ----------------------------------------------------------------------

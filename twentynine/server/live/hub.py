@@ -302,8 +302,11 @@ class LiveHub:
             self._deliver_one(user_id, message, None if ids is None else ids.get(user_id))
 
     def _deliver_one(self, user_id: int, message: Message, message_id: int | None) -> None:
-        if message.get("type") in FRIEND_TYPES:
+        kind = message.get("type")
+        if kind in FRIEND_TYPES:
             self.presence.forget_friends(user_id)
+        elif kind == "account_changed" and isinstance(message.get("name"), str):
+            self.presence.renamed(user_id, message["name"])  # what their friends are told
         subs = self.subscribers.get(user_id)
         if not subs:
             return

@@ -118,6 +118,11 @@ class Presence:
                 del self.statuses[entry.table]
         self._closed(entry.user_id)
 
+    def renamed(self, user_id: int, name: str) -> None:
+        """``user_id`` took a new name: their friends are told it with their next state."""
+        if user_id in self.names:
+            self.names[user_id] = name
+
     def forget_friends(self, user_id: int) -> None:
         self.friends.pop(user_id, None)
 
