@@ -71,10 +71,8 @@ class Presence:
         self._counts_due = False
         #: user id → when a drop a closed socket made may be told (see ``GRACE_S``)
         self.leaving: dict[int, float] = {}
-        #: the other processes' people as last counted (process id → user id → rank), and the
-        #: people of processes that went away since: the rank their friends last saw, and when
-        #: their state now may be told (see ``_count``)
-        self.processes: dict[str, dict[int, int]] = {}
+        #: the people of processes that went away, claimed here: the rank their friends last
+        #: saw, and when their state now may be told (see ``_tell_of_the_vanished``)
         self.vanished: dict[int, tuple[int, float]] = {}
 
     # -- what the sockets tell -------------------------------------------------------------------
@@ -227,8 +225,7 @@ class Presence:
     async def _count(self) -> None:
         relay = self.hub.relay
         by_process = await relay.people_by_process()
-        gone = [people for p, people in self.processes.items() if p not in by_process]
-        self.processes = by_process
+        gone = await relay.claim_vanished()
         everyone: dict[int, int] = {}
         for people in by_process.values():
             for user_id, rank in people.items():
@@ -249,12 +246,12 @@ class Presence:
         self, gone: list[dict[int, int]], elsewhere: dict[int, int]
     ) -> None:
         """A process that stopped (or crashed: ``relay.STALE_S``) tells no one that its people
-        left. One process tells for it, the first of those left by id: each of its people whose
-        state is lower now than it was there, once ``GRACE_S`` has passed (a page of theirs
-        comes back on another process at once, most often)."""
-        relay = self.hub.relay
+        left. The process that claimed it (``relay.claim_vanished``: its people as it last
+        stored them, a page opened just before it stopped too) tells for it: each of its people
+        whose state is lower now than it was there, once ``GRACE_S`` has passed (a page of
+        theirs comes back on another process at once, most often)."""
         now = time.monotonic()
-        if gone and relay.process_id == min([relay.process_id, *self.processes]):
+        if gone:
             for people in gone:
                 for user_id, rank in people.items():
                     seen = max(rank, self.vanished.get(user_id, (0, 0.0))[0])

@@ -5,9 +5,11 @@ One process (no Redis): :class:`LocalRelay` — nothing to relay, every socket i
 Several (``REDIS_URL``): :class:`RedisRelay` — every message goes out on one pub/sub channel and
 each process hands it to its own sockets; each process keeps who is online through it (and in
 what state) in a hash of its own that expires unless refreshed, so a crashed process's people
-stop counting within ``STALE_S``. Every key and channel is under ``tn:{namespace}:live:``, the
-namespace a digest of the database's address, so two sites (or two test databases) sharing one
-Redis never see each other's messages or people.
+stop counting within ``STALE_S``. A process that stops, or is found stale, leaves its hash for
+one of the others to claim (``claim_vanished``), which tells those people's friends they left.
+Every key and channel is under ``tn:{namespace}:live:``, the namespace a digest of the
+database's address, so two sites (or two test databases) sharing one Redis never see each
+other's messages or people.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ log = logging.getLogger("twentynine.live")
 Envelope = dict[str, Any]
 #: a process that has not refreshed its entry for this long is taken to be gone
 STALE_S = 20.0
+#: how long a process's people outlive its last refresh: time for another to claim them
+KEEP_S = 2 * STALE_S
 HEARTBEAT_S = 5.0
 
 
@@ -50,6 +54,7 @@ class Relay(Protocol):
     async def set_states(self, changes: dict[int, int]) -> None: ...
     async def states(self, user_ids: list[int]) -> dict[int, int]: ...
     async def people_by_process(self) -> dict[str, dict[int, int]]: ...
+    async def claim_vanished(self) -> list[dict[int, int]]: ...
 
 
 class LocalRelay:
@@ -74,6 +79,9 @@ class LocalRelay:
 
     async def people_by_process(self) -> dict[str, dict[int, int]]:
         return {}
+
+    async def claim_vanished(self) -> list[dict[int, int]]:
+        return []
 
 
 class RedisRelay:
@@ -108,8 +116,8 @@ class RedisRelay:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(Exception):
-            await self.redis.zrem(self.processes, self.process_id)
-            await self.redis.delete(self._people(self.process_id))
+            # gone at once: its people (kept ``KEEP_S``) are another process's to claim
+            await self.redis.zadd(self.processes, {self.process_id: 0})
         await self.redis.aclose()
 
     async def _read(self, pubsub: Any, on_envelope: Callable[[Envelope], None]) -> None:
@@ -134,8 +142,7 @@ class RedisRelay:
         now = time.time()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(self.processes, {self.process_id: now})
-            pipe.zremrangebyscore(self.processes, "-inf", now - STALE_S)
-            pipe.expire(self._people(self.process_id), int(STALE_S))
+            pipe.expire(self._people(self.process_id), int(KEEP_S))
             await pipe.execute()
 
     async def _beat(self) -> None:
@@ -158,7 +165,7 @@ class RedisRelay:
                 pipe.hdel(key, *gone)
             if here:
                 pipe.hset(key, mapping=here)
-            pipe.expire(key, int(STALE_S))
+            pipe.expire(key, int(KEEP_S))
             await pipe.execute()
 
     async def _others(self) -> list[str]:
@@ -188,6 +195,23 @@ class RedisRelay:
             people = await self.redis.hgetall(self._people(process))
             out[process] = {int(u): int(rank) for u, rank in people.items()}
         return out
+
+    async def claim_vanished(self) -> list[dict[int, int]]:
+        """The people of each process that stopped or went stale, for this process alone to
+        tell of: taking a process off the list is the claim (one process's ``zrem`` wins)."""
+        stale = cast(
+            list[str],
+            await self.redis.zrangebyscore(self.processes, "-inf", time.time() - STALE_S),
+        )
+        claimed: list[dict[int, int]] = []
+        for process in stale:
+            if process == self.process_id or not await self.redis.zrem(self.processes, process):
+                continue
+            key = self._people(process)
+            people = await self.redis.hgetall(key)
+            await self.redis.delete(key)
+            claimed.append({int(u): int(rank) for u, rank in people.items()})
+        return claimed
 
 
 def make_relay(redis_url: str, namespace: str) -> Relay:
