@@ -142,6 +142,7 @@ class RedisRelay:
         now = time.time()
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zadd(self.processes, {self.process_id: now})
+            pipe.expire(self.processes, int(KEEP_S))  # (gone once no process is left)
             pipe.expire(self._people(self.process_id), int(KEEP_S))
             await pipe.execute()
 
