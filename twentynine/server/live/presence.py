@@ -251,11 +251,10 @@ class Presence:
         whose state is lower now than it was there, once ``GRACE_S`` has passed (a page of
         theirs comes back on another process at once, most often)."""
         now = time.monotonic()
-        if gone:
-            for people in gone:
-                for user_id, rank in people.items():
-                    seen = max(rank, self.vanished.get(user_id, (0, 0.0))[0])
-                    self.vanished[user_id] = (seen, now + GRACE_S)
+        for people in gone:
+            for user_id, rank in people.items():
+                seen = max(rank, self.vanished.get(user_id, (0, 0.0))[0])
+                self.vanished[user_id] = (seen, now + GRACE_S)
         due = [u for u, (_, at) in self.vanished.items() if at <= now]
         if not due:
             return
