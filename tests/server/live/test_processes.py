@@ -261,7 +261,8 @@ async def test_names_notice_choices_and_the_list_of_accounts_across_two_processe
     two_processes: tuple[Remote, Remote],
 ) -> None:
     """Done through process one, heard on process two: a sign-up and a rename on an admin's
-    list of accounts, the rename on a friend's page, notice choices on the person's own."""
+    list of accounts, the rename on a friend's page and in his presence told later, notice
+    choices on the person's own."""
     one, two = two_processes
     ada = await one.sign_in("ada@example.com", "Ada")  # a new site's first account: an admin
     admin_page = await MeSocket(two, ada).connect()
@@ -282,11 +283,19 @@ async def test_names_notice_choices_and_the_list_of_accounts_across_two_processe
     renamed = await admin_page.next("friend_renamed", timeout=2)
     assert renamed["user_id"] == bo_id and renamed["name"] == "Bodhi"
     await admin_page.next("account_listed", lambda m: m["change"] == "renamed", 2)
+    # his own page on process two is told the new name, and so is process two's presence:
+    # when that page (his only one) closes, his friend hears him gone under the new name
+    mine = await bo_page.next("account_changed", timeout=2)
+    assert mine["user_id"] == bo_id and mine["name"] == "Bodhi"
     assert (await bo.put("/api/live/prefs", json={"notify": True})).status_code == 200
     prefs = await bo_page.next("prefs_changed", timeout=2)
     assert prefs["notify"] is True and prefs["sound"] is False
-    for page in (admin_page, bo_page):
-        await page.close()
+    await bo_page.close()
+    gone = await admin_page.next(
+        "presence", lambda m: m["user_id"] == bo_id and m["state"] == "offline", timeout=3
+    )
+    assert gone["name"] == "Bodhi"
+    await admin_page.close()
 
 
 async def test_blocks_deletions_and_ratings_reach_pages_on_the_other_process(

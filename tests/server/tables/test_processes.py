@@ -141,7 +141,8 @@ async def test_a_new_name_made_on_one_process_reaches_the_table_on_the_other(
     live_pair: tuple[LiveServer, LiveServer],
 ) -> None:
     """Ana sits at her table through process a; she renames herself through b. Bo's page on
-    b and her own on a show the new name within a second, and her chat on a carries it."""
+    b and her own on a show the new name within a second, and her chat on a carries it; a
+    viewer's new name, made on the other process, is on his chat lines too."""
     a, b = live_pair
     ana, bo, table_id = await ana_and_bo(live_pair)
     ana_page = await TableSocket(a, ana, table_id).connect()
@@ -158,6 +159,15 @@ async def test_a_new_name_made_on_one_process_reaches_the_table_on_the_other(
             break
         await asyncio.sleep(0.1)
     assert [(line["name"], line["text"]) for line in bo_page.chat] == [("Anandi", "namaste")]
+    # Bo, who only watches through b, renames himself through a: his next line carries it
+    r = await a.same_person(bo).patch("/api/me", json={"first_name": "Bodhi"})
+    assert r.status_code == 200, r.text
+    await bo_page.send({"type": "chat", "text": "hello"})
+    for _ in range(20):
+        if len(ana_page.chat) == 2:
+            break
+        await asyncio.sleep(0.1)
+    assert [(line["name"], line["spectator"]) for line in ana_page.chat[1:]] == [("Bodhi", True)]
     for page in (ana_page, bo_page):
         assert unexpected_errors(page) == []
         await page.close()
