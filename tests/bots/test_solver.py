@@ -1,11 +1,14 @@
 """The open-hand solver: checked against plain minimax on small endings over the rule presets
 (hidden trump and reveal, the seventh card, the hand card, no under-trumping, over-trumping,
 automatic showing, Single Hand), the compiled kernel against its plain-Python twin and the
-engine-based search, and a fixed full deal's values as a regression."""
+engine-based search, a fixed full deal's values as a regression, and the compiled search in
+several threads at once."""
 
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -490,3 +493,97 @@ def test_positions_of_one_shape_differ_by_at_most_their_points() -> None:
         entry = v | (v << 6)
         assert twin._similar_bounds(entry, keys[0][2], keys[1][2]) == (v - down, v + up)
     assert tight > 0  # the bound is met exactly somewhere: it is no looser than it must be
+
+
+# -- threads --------------------------------------------------------------------------------------
+def _full_deals(seed: int, count: int) -> list[RoundState]:
+    rng = random.Random(seed)
+    return [
+        open_state(_random_hands(rng), trump=rng.randrange(4), leader=rng.randrange(4))
+        for _ in range(count)
+    ]
+
+
+def test_searches_in_several_threads_at_once_agree_with_one_thread() -> None:
+    """The compiled search lets go of the interpreter's lock while it runs, and the process
+    shares one transposition table: four threads solving whole deals at once, each with its own
+    solver and in its own order, get the values one thread gets alone."""
+    warm_up("numba")
+    deals = _full_deals(83, 6)
+    # a small table, so that the threads' searches meet in the same entries again and again
+    bits = 8
+    alone = [Solver("numba", tt_bits=bits).solve(st) for st in deals]
+    got: dict[int, list[dict[Action, int]]] = {}
+
+    def work(k: int) -> None:
+        solver = Solver("numba", tt_bits=bits)
+        order = deals[k:] + deals[:k]
+        values = [solver.solve(st) for st in order]
+        got[k] = values[len(deals) - k :] + values[: len(deals) - k]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(got) == [0, 1, 2, 3]
+    for k in range(4):
+        assert got[k] == alone, k
+
+
+def test_a_search_waits_while_its_table_is_in_use() -> None:
+    """One search at a time uses a transposition table: a search whose table's lock another
+    thread holds waits for it, and runs as soon as it is let go."""
+    warm_up("numba")
+    st = _full_deals(5, 1)[0]
+    solver = Solver("numba")
+    expected = Solver("numba").solve(st)
+    kernel = solver._contexts[0].kernel
+    assert kernel is not None
+    got: list[dict[Action, int]] = []
+    done = threading.Event()
+
+    def work() -> None:
+        got.append(solver.solve(st))
+        done.set()
+
+    with kernel.lock:
+        worker = threading.Thread(target=work)
+        worker.start()
+        assert not done.wait(0.3)  # a whole deal takes a few ms: it is waiting for the table
+    assert done.wait(10)
+    worker.join()
+    assert got == [expected]
+
+
+def test_another_thread_runs_while_a_whole_deal_is_searched() -> None:
+    """What the server relies on: its event loop keeps serving while a bot's search runs in a
+    worker thread. Here the main thread sleeps a millisecond at a time while another thread
+    solves whole deals; had the search kept the interpreter's lock, the main thread could not
+    wake before each search ended, so its longest wait would be about a search's length."""
+    warm_up("numba")
+    # one of the slowest of 300 random deals to solve (693,146 nodes, 79 ms here), three times
+    deals = _full_deals(142, 1) * 3
+    spans: list[float] = []
+    done = threading.Event()
+
+    def work() -> None:
+        for st in deals:
+            t0 = time.perf_counter()
+            Solver("numba").solve(st)  # a new solver: nothing remembered from the last deal
+            spans.append(time.perf_counter() - t0)
+        done.set()
+
+    worker = threading.Thread(target=work)
+    waits: list[float] = []
+    worker.start()
+    last = time.perf_counter()
+    while not done.is_set():
+        time.sleep(0.001)
+        now = time.perf_counter()
+        waits.append(now - last)
+        last = now
+    worker.join()
+    longest = max(spans)
+    assert longest > 0.02, spans  # long enough to tell the two cases apart
+    assert max(waits) < longest / 2, (max(waits), spans)

@@ -188,12 +188,19 @@ Helpers take scalars, not arrays: numba reference-counts array arguments, and th
 counts cost more than the work in the hot loop. Inline helpers may take arrays; a function
 that is called takes the arrays' addresses (:func:`_addr`) and views them again (:func:`_at`,
 numba's ``carray``: no reference count).
+
+Threads: the entry point :func:`solve_position` lets go of the interpreter's lock while it
+searches (``nogil``), so the other threads of the process (the server's event loop above all)
+run on while a bot thinks in a worker thread; before, one search of a whole deal froze them for
+its length. A transposition table is shared, so :class:`Kernel` holds the table's lock around
+each search: one search at a time uses it, as when the interpreter's lock kept them apart.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, TypeVar
@@ -1896,7 +1903,7 @@ def _exact(
     return lower
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_position(
     hands: Any,
     trick: Any,
@@ -1961,23 +1968,27 @@ def _array(size: int) -> Any:
 
 
 _TABLES: dict[int, Any] = {}
+_TABLE_LOCKS: dict[int, threading.Lock] = {}
 _GENERATION = [0]
 
 
-def _shared_table(bits: int) -> Any:
-    """One transposition table per size for the whole process; search contexts keep apart by
-    their generation stamp, so nothing is ever cleared."""
+def _shared_table(bits: int) -> tuple[Any, threading.Lock]:
+    """One transposition table per size for the whole process, and the lock that lets one
+    search at a time use it (the compiled search lets go of the interpreter's lock, so two
+    threads' searches could otherwise run at once); search contexts keep apart by their
+    generation stamp, so nothing is ever cleared."""
     table = _TABLES.get(bits)
     if table is None:
+        _TABLE_LOCKS[bits] = threading.Lock()
         table = _TABLES[bits] = _array((1 << bits) * ENTRY + 2 * LAST_SIZE)
-    return table
+    return table, _TABLE_LOCKS[bits]
 
 
 def _next_generation(bits: int) -> int:
     _GENERATION[0] += 1
     if _GENERATION[0] >= 1 << 26:  # the stamp would overflow the key: clear and start again
         _GENERATION[0] = 1
-        table = _shared_table(bits)
+        table, _ = _shared_table(bits)  # the caller holds its lock
         for i in range(len(table)):
             table[i] = 0
     return _GENERATION[0]
@@ -2001,7 +2012,9 @@ class Kernel:
 
     def __init__(self, tt_bits: int = TT_BITS) -> None:
         self.tt_bits = tt_bits
-        self.tt: Any = _shared_table(tt_bits)
+        self.tt: Any
+        self.lock: threading.Lock
+        self.tt, self.lock = _shared_table(tt_bits)
         self.par: Any = _array(PARAMS_SIZE)
         self.moves: Any = _array(STACK * MSTRIDE)
         self.frames: Any = _array(STACK * NF)
@@ -2038,7 +2051,8 @@ class Kernel:
         par[P_TEAM] = team
         par[P_LAST_POINT] = int(last_point)
         par[P_PLAYERS] = 3 if caller >= 0 else 4
-        par[P_GEN] = _next_generation(self.tt_bits)
+        with self.lock:
+            par[P_GEN] = _next_generation(self.tt_bits)
         par[P_TT_MASK] = (1 << (self.tt_bits - 1)) - 1
         par[P_LAST_BASE] = (1 << self.tt_bits) * ENTRY
         par[P_BIDDER] = bidder
@@ -2072,26 +2086,27 @@ class Kernel:
         the objective team must be the mover's team. With ``need`` > 0, each move's fail-soft
         test "at least ``need`` points?" instead (``solve_position``)."""
         self._load(position)
-        solve_position(
-            self.hands,
-            self.trick,
-            len(position[1]),
-            position[2],
-            True,
-            need,
-            self.par,
-            self.tt,
-            self.moves,
-            self.frames,
-            self.out,
-        )
+        with self.lock:
+            solve_position(
+                self.hands,
+                self.trick,
+                len(position[1]),
+                position[2],
+                True,
+                need,
+                self.par,
+                self.tt,
+                self.moves,
+                self.frames,
+                self.out,
+            )
         return {mv: int(self.out[mv]) for mv in range(MOVES) if self.out[mv] >= 0}
 
     def value(self, position: Position) -> int:
         """The exact value of the position for the objective team."""
         self._load(position)
-        return int(
-            solve_position(
+        with self.lock:
+            value = solve_position(
                 self.hands,
                 self.trick,
                 len(position[1]),
@@ -2104,7 +2119,7 @@ class Kernel:
                 self.frames,
                 self.out,
             )
-        )
+        return int(value)
 
     def moves_mask(self, position: Position) -> int:
         """The kernel's own legal moves at the position: cards, and bit REVEAL."""
