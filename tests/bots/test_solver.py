@@ -531,6 +531,19 @@ def test_searches_in_several_threads_at_once_agree_with_one_thread() -> None:
         assert got[k] == alone, k
 
 
+def test_each_thread_has_its_own_table() -> None:
+    """The search contexts made in one thread share its transposition table; another
+    thread's have a table of their own, so that two threads' searches can run at once."""
+    here = [c.kernel for c in Solver("numba")._contexts]
+    there: list[Any] = []
+    worker = threading.Thread(target=lambda: there.append(Solver("numba")._contexts[0].kernel))
+    worker.start()
+    worker.join()
+    assert here[0] is not None and here[1] is not None and there[0] is not None
+    assert here[0].tt is here[1].tt and here[0].lock is here[1].lock
+    assert there[0].tt is not here[0].tt and there[0].lock is not here[0].lock
+
+
 def test_a_search_waits_while_its_table_is_in_use() -> None:
     """One search at a time uses a transposition table: a search whose table's lock another
     thread holds waits for it, and runs as soon as it is let go."""

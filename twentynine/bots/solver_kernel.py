@@ -192,8 +192,9 @@ numba's ``carray``: no reference count).
 Threads: the entry point :func:`solve_position` lets go of the interpreter's lock while it
 searches (``nogil``), so the other threads of the process (the server's event loop above all)
 run on while a bot thinks in a worker thread; before, one search of a whole deal froze them for
-its length. A transposition table is shared, so :class:`Kernel` holds the table's lock around
-each search: one search at a time uses it, as when the interpreter's lock kept them apart.
+its length. Each thread has its own transposition tables, so two threads' searches run at once
+on two cores; :class:`Kernel` holds its table's lock around each search, so one search at a
+time uses a table even when a context is used from another thread than its own.
 """
 
 from __future__ import annotations
@@ -1967,31 +1968,42 @@ def _array(size: int) -> Any:
     return np.zeros(size, dtype=np.int64)
 
 
-_TABLES: dict[int, Any] = {}
-_TABLE_LOCKS: dict[int, threading.Lock] = {}
-_GENERATION = [0]
+class _Table:
+    """A transposition table: its words, the lock that lets one search at a time use it, and
+    the last generation stamp given to a search context that uses it."""
+
+    def __init__(self, bits: int) -> None:
+        self.words: Any = _array((1 << bits) * ENTRY + 2 * LAST_SIZE)
+        self.lock = threading.Lock()
+        self.generation = 0
+
+    def next_generation(self) -> int:
+        """A new stamp (the caller holds the lock). When the stamps would overflow the key,
+        the table is cleared and they start again."""
+        self.generation += 1
+        if self.generation >= 1 << 26:
+            self.generation = 1
+            words = self.words
+            for i in range(len(words)):
+                words[i] = 0
+        return self.generation
 
 
-def _shared_table(bits: int) -> tuple[Any, threading.Lock]:
-    """One transposition table per size for the whole process, and the lock that lets one
-    search at a time use it (the compiled search lets go of the interpreter's lock, so two
-    threads' searches could otherwise run at once); search contexts keep apart by their
-    generation stamp, so nothing is ever cleared."""
-    table = _TABLES.get(bits)
+_THREAD_TABLES = threading.local()
+
+
+def _thread_table(bits: int) -> _Table:
+    """The calling thread's transposition table of ``bits``: the search contexts made in one
+    thread share it, kept apart by their generation stamps, so nothing is ever cleared; each
+    thread has its own, so searches in two threads (two tables' bots in the server) run at
+    once on two cores."""
+    tables: dict[int, _Table] | None = getattr(_THREAD_TABLES, "tables", None)
+    if tables is None:
+        tables = _THREAD_TABLES.tables = {}
+    table = tables.get(bits)
     if table is None:
-        _TABLE_LOCKS[bits] = threading.Lock()
-        table = _TABLES[bits] = _array((1 << bits) * ENTRY + 2 * LAST_SIZE)
-    return table, _TABLE_LOCKS[bits]
-
-
-def _next_generation(bits: int) -> int:
-    _GENERATION[0] += 1
-    if _GENERATION[0] >= 1 << 26:  # the stamp would overflow the key: clear and start again
-        _GENERATION[0] = 1
-        table, _ = _shared_table(bits)  # the caller holds its lock
-        for i in range(len(table)):
-            table[i] = 0
-    return _GENERATION[0]
+        table = tables[bits] = _Table(bits)
+    return table
 
 
 _REVEAL_MODES = {
@@ -2003,7 +2015,9 @@ _REVEAL_MODES = {
 
 class Kernel:
     """One search context: the parameters of a deal and work arrays. The transposition table
-    is shared by every context of the same size; each context has its own generation stamp.
+    is shared by every context of the same size made in the same thread (see
+    :func:`_thread_table`); each context has its own generation stamp. A context used from
+    another thread is still safe: the table's lock is held around each search.
 
     A context's table entries stay valid while the deal (who holds which card), the trump,
     the rules and the objective team stay the same: :meth:`configure` with a new signature
@@ -2012,9 +2026,9 @@ class Kernel:
 
     def __init__(self, tt_bits: int = TT_BITS) -> None:
         self.tt_bits = tt_bits
-        self.tt: Any
-        self.lock: threading.Lock
-        self.tt, self.lock = _shared_table(tt_bits)
+        self._table = _thread_table(tt_bits)
+        self.tt: Any = self._table.words
+        self.lock = self._table.lock
         self.par: Any = _array(PARAMS_SIZE)
         self.moves: Any = _array(STACK * MSTRIDE)
         self.frames: Any = _array(STACK * NF)
@@ -2052,7 +2066,7 @@ class Kernel:
         par[P_LAST_POINT] = int(last_point)
         par[P_PLAYERS] = 3 if caller >= 0 else 4
         with self.lock:
-            par[P_GEN] = _next_generation(self.tt_bits)
+            par[P_GEN] = self._table.next_generation()
         par[P_TT_MASK] = (1 << (self.tt_bits - 1)) - 1
         par[P_LAST_BASE] = (1 << self.tt_bits) * ENTRY
         par[P_BIDDER] = bidder
