@@ -295,14 +295,7 @@ _LOCAL = threading.local()  # one solver per thread and method: a Solver is not 
 
 
 def _solver(method: Method) -> Solver:
-    m = resolve_method(method)
-    solvers: dict[str, Solver] | None = getattr(_LOCAL, "solvers", None)
-    if solvers is None:
-        solvers = _LOCAL.solvers = {}
-    solver = solvers.get(m)
-    if solver is None:
-        solver = solvers[m] = Solver(m)
-    return solver
+    return solver_kernel.per_thread(_LOCAL, resolve_method(method), Solver)
 
 
 def solve(state: RoundState, method: Method = "auto", need: int = 0) -> dict[Action, int]:

@@ -1989,6 +1989,20 @@ class _Table:
         return self.generation
 
 
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def per_thread(local: threading.local, key: K, make: Callable[[K], V]) -> V:
+    """``make(key)``, made once in each thread and kept in ``local``."""
+    made: dict[K, V] | None = getattr(local, "made", None)
+    if made is None:
+        made = local.made = {}
+    if key not in made:
+        made[key] = make(key)
+    return made[key]
+
+
 _THREAD_TABLES = threading.local()
 
 
@@ -1997,13 +2011,7 @@ def _thread_table(bits: int) -> _Table:
     thread share it, kept apart by their generation stamps, so nothing is ever cleared; each
     thread has its own, so searches in two threads (two tables' bots in the server) run at
     once on two cores."""
-    tables: dict[int, _Table] | None = getattr(_THREAD_TABLES, "tables", None)
-    if tables is None:
-        tables = _THREAD_TABLES.tables = {}
-    table = tables.get(bits)
-    if table is None:
-        table = tables[bits] = _Table(bits)
-    return table
+    return per_thread(_THREAD_TABLES, bits, _Table)
 
 
 _REVEAL_MODES = {
