@@ -505,18 +505,20 @@ def _full_deals(seed: int, count: int) -> list[RoundState]:
 
 
 def test_searches_in_several_threads_at_once_agree_with_one_thread() -> None:
-    """The compiled search lets go of the interpreter's lock while it runs, and the process
-    shares one transposition table: four threads solving whole deals at once, each with its own
-    solver and in its own order, get the values one thread gets alone."""
+    """The compiled search lets go of the interpreter's lock while it runs: four threads
+    solving whole deals at once, each with its own solver and in its own order, get the values
+    one thread gets alone. The four solvers are made here, so they share this thread's table
+    and their searches take turns at its lock."""
     warm_up("numba")
     deals = _full_deals(83, 6)
     # a small table, so that the threads' searches meet in the same entries again and again
     bits = 8
     alone = [Solver("numba", tt_bits=bits).solve(st) for st in deals]
+    solvers = [Solver("numba", tt_bits=bits) for _ in range(4)]
     got: dict[int, list[dict[Action, int]]] = {}
 
     def work(k: int) -> None:
-        solver = Solver("numba", tt_bits=bits)
+        solver = solvers[k]
         order = deals[k:] + deals[:k]
         values = [solver.solve(st) for st in order]
         got[k] = values[len(deals) - k :] + values[: len(deals) - k]
