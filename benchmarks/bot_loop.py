@@ -26,17 +26,13 @@ import random
 import threading
 import time
 
-from twentynine.arena import SideStats, Table
+from twentynine.arena import SideStats, Table, quantile
 from twentynine.bots import make_bot
 from twentynine.bots.solver import resolve_method, warm_up
 from twentynine.engine.rules import preset
 from twentynine.engine.shuffle import uniform_deck
 from twentynine.server.heap import settle_the_heap
 from twentynine.server.settings import Settings
-
-
-def _quantile(sorted_values: list[float], q: float) -> float:
-    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
 def _play(table: Table, seed: int, stop: threading.Event) -> None:
@@ -83,9 +79,9 @@ def run(tables: int, seconds: float, level: str, seed: int) -> dict[str, object]
         "level": level,
         "seconds": seconds,
         "ticks": len(late),
-        "late_ms_p50": round(_quantile(late, 0.5), 2),
-        "late_ms_p99": round(_quantile(late, 0.99), 2),
-        "late_ms_p999": round(_quantile(late, 0.999), 2),
+        "late_ms_p50": round(quantile(late, 0.5), 2),
+        "late_ms_p99": round(quantile(late, 0.99), 2),
+        "late_ms_p999": round(quantile(late, 0.999), 2),
         "late_ms_max": round(late[-1], 2),
         "decisions_per_s": round(decisions / seconds, 1),
         "solver": resolve_method("auto"),

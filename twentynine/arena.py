@@ -61,15 +61,16 @@ class SideStats:
             "contracts_made": self.contracts_made,
             "net_score": self.score,
             "decisions": len(t),
-            "decision_ms_p50": round(_quantile(t, 0.5) * 1000, 3),
-            "decision_ms_p95": round(_quantile(t, 0.95) * 1000, 3),
+            "decision_ms_p50": round(quantile(t, 0.5) * 1000, 3),
+            "decision_ms_p95": round(quantile(t, 0.95) * 1000, 3),
             "decision_ms_max": round((t[-1] if t else 0.0) * 1000, 3),
-            "decision_cpu_ms_p50": round(_quantile(c, 0.5) * 1000, 3),
-            "decision_cpu_ms_p95": round(_quantile(c, 0.95) * 1000, 3),
+            "decision_cpu_ms_p50": round(quantile(c, 0.5) * 1000, 3),
+            "decision_cpu_ms_p95": round(quantile(c, 0.95) * 1000, 3),
         }
 
 
-def _quantile(sorted_values: list[float], q: float) -> float:
+def quantile(sorted_values: list[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile (0..1) of an ascending list; 0.0 for an empty one."""
     if not sorted_values:
         return 0.0
     i = min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))
